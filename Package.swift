@@ -1,0 +1,67 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "herald", targets: ["herald"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries from Debian, one module each.
+        .systemLibrary(
+            name: "CPulse", pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]),
+
+        // Pure policy and models: no C, no I/O.
+        .target(
+            name: "HeraldCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "PulseAudio",
+            dependencies: ["CPulse", "HeraldCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SoundFile", dependencies: ["CSndFile", "HeraldCore"]),
+        .target(
+            name: "HeraldStore",
+            dependencies: ["HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "HeraldConfig",
+            dependencies: [
+                "HeraldCore",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        // Wiring: lock, state directory, the play/status/restore use cases.
+        .target(
+            name: "HeraldApp",
+            dependencies: [
+                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "herald",
+            dependencies: [
+                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldCore"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
+        .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SoundFile", "HeraldCore", "HeraldStore"]),
+    ]
+)

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where an announcement came from.
+public enum AnnouncementSource: String, Sendable, Codable, CaseIterable {
+    case cli, api, push, reminder
+}
+
+/// How urgent an announcement is (DESIGN.md "Priorities").
+public enum Priority: String, Sendable, Codable, CaseIterable {
+    case critical, high, normal, low
+}
+
+/// Where the played clip came from.
+public enum ClipSource: String, Sendable, Codable {
+    case cache, pack, synth, file, url
+}
+
+/// How an announcement ended.
+public enum Outcome: String, Sendable, Codable, CaseIterable {
+    case played, interrupted, suppressedMuted = "suppressed_muted", coalesced, duplicate, failed
+}
+
+/// One row of the announcement log (DESIGN.md "Log").
+public struct AnnouncementRecord: Sendable, Codable, Equatable {
+    public var id: String
+    public var requestID: String?
+    public var source: AnnouncementSource
+    public var priority: Priority
+    /// What kind of body: `text`, `payment`, `clip`, `file`, `audio_url`.
+    public var bodyKind: String
+    public var body: String
+    public var language: String?
+    public var voice: String?
+    public var clipSource: ClipSource?
+    public var sink: String?
+    public var mutedBefore: Bool?
+    public var volumeBefore: ChannelVolumes?
+    public var volumePlayed: ChannelVolumes?
+    public var streamsDucked: Int
+    public var queuedAt: Date
+    public var startedAt: Date?
+    public var finishedAt: Date?
+    /// From the request to the first audible sample, in milliseconds.
+    public var onsetLatencyMilliseconds: Int?
+    public var durationMilliseconds: Int?
+    public var outcome: Outcome?
+    public var error: String?
+
+    public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil,
+                source: AnnouncementSource, priority: Priority, bodyKind: String, body: String,
+                language: String? = nil, voice: String? = nil, queuedAt: Date) {
+        self.id = id
+        self.requestID = requestID
+        self.source = source
+        self.priority = priority
+        self.bodyKind = bodyKind
+        self.body = body
+        self.language = language
+        self.voice = voice
+        self.streamsDucked = 0
+        self.queuedAt = queuedAt
+    }
+}
+
+/// Where announcements are logged: SQLite in production.
+public protocol AnnouncementLog: Sendable {
+    /// Inserts or replaces the row with `record.id`.
+    func record(_ record: AnnouncementRecord) async throws
+    /// The newest rows first.
+    func recent(limit: Int) async throws -> [AnnouncementRecord]
+}

@@ -1,0 +1,36 @@
+/// The snapshot of everything the safeguard changes, persisted before the first change
+/// (DESIGN.md rule 9), so a crash never leaves a raised volume or a ducked radio behind.
+public struct JournalEntry: Codable, Sendable, Equatable {
+    public var sinkName: String
+    public var originalVolumes: ChannelVolumes
+    public var originalMuted: Bool
+    /// The volumes Herald set on the sink; nil when it did not raise.
+    public var setVolumes: ChannelVolumes?
+    /// True when Herald unmuted the sink.
+    public var unmuted: Bool
+    /// The streams Herald ducked, with their own volumes before.
+    public var ducks: [DuckPlan]
+    /// The process that holds the safeguard, for `herald status`.
+    public var processID: Int32
+
+    public init(sinkName: String, originalVolumes: ChannelVolumes, originalMuted: Bool,
+                setVolumes: ChannelVolumes?, unmuted: Bool, ducks: [DuckPlan], processID: Int32) {
+        self.sinkName = sinkName
+        self.originalVolumes = originalVolumes
+        self.originalMuted = originalMuted
+        self.setVolumes = setVolumes
+        self.unmuted = unmuted
+        self.ducks = ducks
+        self.processID = processID
+    }
+}
+
+/// Durable storage for the one pending `JournalEntry`.
+public protocol RestoreJournal: Sendable {
+    /// Stores `entry`, durably (synced) before returning.
+    func save(_ entry: JournalEntry) async throws
+    /// The pending entry left by a safeguard that did not close, if any.
+    func pending() async throws -> JournalEntry?
+    /// Forgets the pending entry once everything is restored.
+    func clear() async throws
+}

@@ -1,0 +1,81 @@
+/// The changes that put a sink and its streams back, decided by DESIGN.md rule 7:
+/// restore only what still equals what Herald set; anything else was changed by the user and is kept.
+public struct RestoreActions: Sendable, Equatable {
+    /// Volumes to put back on the sink, or nil to leave it.
+    public var sinkVolumes: ChannelVolumes?
+    /// Mute state to put back, or nil to leave it.
+    public var sinkMuted: Bool?
+    /// Streams to bring back from their current volume to their own.
+    public var streams: [StreamRestore]
+    /// What was left alone because someone changed it meanwhile, for the log.
+    public var keptUserChanges: [String]
+
+    public struct StreamRestore: Sendable, Equatable {
+        public var streamIndex: UInt32
+        public var current: ChannelVolumes
+        public var original: ChannelVolumes
+    }
+
+    public var isEmpty: Bool { sinkVolumes == nil && sinkMuted == nil && streams.isEmpty }
+}
+
+public enum RestorePolicy {
+    /// How sure we are of the last value Herald set.
+    public enum Knowledge: Sendable {
+        /// The process that made the changes is closing them: the set values are exact.
+        case exact
+        /// Recovering a journal after a crash: a ducked stream may have been mid-ramp, so any
+        /// volume between the ducked and the original level, channel by channel, counts as Herald's.
+        case afterCrash
+    }
+
+    /// Decides what to restore given the journal `entry` and what the server shows now.
+    /// `sink` is nil when the sink is gone; streams not in `streams` have vanished and are forgotten.
+    public static func actions(for entry: JournalEntry, sink: SinkState?, streams: [StreamState],
+                               knowledge: Knowledge) -> RestoreActions {
+        var actions = RestoreActions(sinkVolumes: nil, sinkMuted: nil, streams: [], keptUserChanges: [])
+        if let sink {
+            if let set = entry.setVolumes {
+                if sink.volumes == set {
+                    actions.sinkVolumes = entry.originalVolumes
+                } else {
+                    actions.keptUserChanges.append("sink volume \(sink.volumes) (Herald set \(set))")
+                }
+            }
+            if entry.unmuted {
+                if !sink.muted {
+                    actions.sinkMuted = entry.originalMuted
+                } else {
+                    actions.keptUserChanges.append("sink mute (muted again meanwhile)")
+                }
+            }
+        }
+        let byIndex = Dictionary(streams.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+        for duck in entry.ducks {
+            guard let stream = byIndex[duck.streamIndex] else { continue }
+            if isHeralds(stream.volumes, duck: duck, knowledge: knowledge) {
+                if stream.volumes != duck.original {
+                    actions.streams.append(.init(streamIndex: duck.streamIndex, current: stream.volumes,
+                                                 original: duck.original))
+                }
+            } else {
+                let name = duck.applicationName ?? "#\(duck.streamIndex)"
+                actions.keptUserChanges.append("stream \(name) volume \(stream.volumes) (Herald set \(duck.ducked))")
+            }
+        }
+        return actions
+    }
+
+    static func isHeralds(_ current: ChannelVolumes, duck: DuckPlan, knowledge: Knowledge) -> Bool {
+        switch knowledge {
+        case .exact:
+            return current == duck.ducked
+        case .afterCrash:
+            guard current.channels.count == duck.original.channels.count,
+                  current.channels.count == duck.ducked.channels.count else { return false }
+            return zip(current.channels, zip(duck.ducked.channels, duck.original.channels)).allSatisfy {
+                value, bounds in value >= bounds.0 && value <= bounds.1
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// What the sound server says about itself.
+public struct ServerInfo: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    /// The server's default sink, if it has one.
+    public var defaultSinkName: String?
+
+    public init(name: String, version: String, defaultSinkName: String?) {
+        self.name = name
+        self.version = version
+        self.defaultSinkName = defaultSinkName
+    }
+}
+
+/// A sink's run state, as PulseAudio reports it.
+public enum SinkRunState: String, Sendable, Codable {
+    case running, idle, suspended, unknown
+}
+
+/// One output device.
+public struct SinkState: Sendable, Equatable {
+    public var index: UInt32
+    public var name: String
+    public var description: String
+    public var state: SinkRunState
+    public var muted: Bool
+    public var volumes: ChannelVolumes
+    /// Channel position names (`front-left`, ...), one per volume.
+    public var channelNames: [String]
+
+    public init(index: UInt32, name: String, description: String, state: SinkRunState,
+                muted: Bool, volumes: ChannelVolumes, channelNames: [String]) {
+        self.index = index
+        self.name = name
+        self.description = description
+        self.state = state
+        self.muted = muted
+        self.volumes = volumes
+        self.channelNames = channelNames
+    }
+}
+
+/// One playback stream (a PulseAudio sink-input).
+public struct StreamState: Sendable, Equatable {
+    public var index: UInt32
+    public var sinkIndex: UInt32
+    public var volumes: ChannelVolumes
+    public var muted: Bool
+    public var applicationName: String?
+    public var mediaRole: String?
+    /// True for Herald's own playback streams, which are never ducked.
+    public var isHerald: Bool
+
+    public init(index: UInt32, sinkIndex: UInt32, volumes: ChannelVolumes, muted: Bool,
+                applicationName: String?, mediaRole: String?, isHerald: Bool) {
+        self.index = index
+        self.sinkIndex = sinkIndex
+        self.volumes = volumes
+        self.muted = muted
+        self.applicationName = applicationName
+        self.mediaRole = mediaRole
+        self.isHerald = isHerald
+    }
+}
+
+/// A change the server announced.
+public enum SoundEvent: Sendable, Equatable {
+    case streamAppeared(index: UInt32)
+    case streamVanished(index: UInt32)
+    case sinkChanged(index: UInt32)
+}
+
+/// What a finished playback reports.
+public struct PlaybackReport: Sendable, Equatable {
+    /// From the call to the moment the server started playing, in milliseconds.
+    public var startMilliseconds: Int
+    /// From the call until the last sample was played (drained).
+    public var totalMilliseconds: Int
+    /// True when the playback was faded and stopped before its end.
+    public var stoppedEarly: Bool
+
+    public init(startMilliseconds: Int, totalMilliseconds: Int, stoppedEarly: Bool) {
+        self.startMilliseconds = startMilliseconds
+        self.totalMilliseconds = totalMilliseconds
+        self.stoppedEarly = stoppedEarly
+    }
+}
+
+/// The sound server as the safeguard sees it: PulseAudio in production, an in-memory fake in tests.
+///
+/// Every call has a bounded wait; a lost server throws `SoundSystemError`, it never hangs.
+public protocol SoundSystem: Sendable {
+    func serverInfo() async throws -> ServerInfo
+    /// The sink called `name`; throws `SoundSystemError.noSuchSink` when there is none.
+    func sink(named name: String) async throws -> SinkState
+    func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws
+    func setSinkMute(named name: String, to muted: Bool) async throws
+    /// Every playback stream on the server.
+    func streams() async throws -> [StreamState]
+    func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws
+    /// Stream and sink changes, for ducking streams that appear during an announcement.
+    func events() async throws -> AsyncStream<SoundEvent>
+    /// Plays `clip` on the sink and returns once it has been heard to the end.
+    func play(_ clip: Clip, onSink sink: String, mediaRole: String) async throws -> PlaybackReport
+}
+
+/// Failures of the sound server, each with a message a person can act on.
+public enum SoundSystemError: Error, Equatable, CustomStringConvertible {
+    case noServer(String)
+    case connectionLost(String)
+    case timedOut(String)
+    case noSuchSink(String)
+    case noDefaultSink
+    case operationFailed(String)
+
+    public var description: String {
+        switch self {
+        case .noServer(let detail):
+            "no PulseAudio server reachable (\(detail)); start one (pulseaudio --start) or set PULSE_SERVER"
+        case .connectionLost(let detail): "the PulseAudio server went away: \(detail)"
+        case .timedOut(let what): "PulseAudio did not answer in time: \(what)"
+        case .noSuchSink(let name):
+            "no sink named '\(name)'; list sinks with 'pactl list short sinks' and fix 'sink' in the config"
+        case .noDefaultSink: "the server has no default sink; configure 'sink' or load an output device"
+        case .operationFailed(let detail): "PulseAudio refused: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CPulse
+import HeraldCore
+
+extension PulseConnection {
+    /// Plays `clip` on `sinkName` and returns once the server has played it to the end.
+    ///
+    /// The stream carries `application.name=Herald` (from the context) and `media.role`.
+    /// Cancelling the calling task fades the stream out over `fadeMilliseconds` and stops it.
+    public func play(_ clip: Clip, onSink sinkName: String, mediaRole: String,
+                     fadeMilliseconds: Int = 150) async throws -> PlaybackReport {
+        let playback = PulsePlayback(clip: clip)
+        let limit = Duration.milliseconds(clip.durationMilliseconds) + requestTimeout + .seconds(2)
+        let watchdog = Task { [weak self] in
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            self?.withLock { playback.finish(.timedOut("playback did not finish within \(limit)")) }
+        }
+        defer { watchdog.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    withLock {
+                        playback.start(continuation, context: context, clip: clip, sinkName: sinkName,
+                                       mediaRole: mediaRole)
+                    }
+                }
+            } onCancel: {
+                Task { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) }
+            }
+        } catch {
+            withLock { playback.tearDown() }
+            throw error
+        }
+        let report = withLock {
+            playback.tearDown()
+            return PlaybackReport(
+                startMilliseconds: playback.startedAt.map { Self.milliseconds(playback.requestedAt, $0) } ?? -1,
+                totalMilliseconds: Self.milliseconds(playback.requestedAt, .now),
+                stoppedEarly: playback.stoppedEarly)
+        }
+        return report
+    }
+
+    /// Lowers the stream to silence in steps, then flushes it.
+    private func fadeAndStop(_ playback: PulsePlayback, milliseconds: Int) async {
+        if let index = withLock({ playback.streamIndex }),
+           let volumes = try? await sinkInputs().first(where: { $0.index == index })?.volumes {
+            let steps = max(1, milliseconds / 25)
+            for step in 1...steps {
+                let level = volumes.scaled(by: 1 - Double(step) / Double(steps))
+                try? await setSinkInputVolume(index: index, to: level)
+                try? await Task.sleep(for: .milliseconds(milliseconds / steps))
+            }
+        }
+        withLock { playback.stopNow() }
+    }
+
+    static func milliseconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> Int {
+        let duration = to - from
+        return Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,170 @@
+import CPulse
+import Foundation
+import HeraldCore
+import Logging
+import Synchronization
+
+/// The one owner of a libpulse threaded mainloop and its context.
+///
+/// Public entry points take the mainloop lock; callbacks run on the mainloop thread, where libpulse
+/// already holds it. Every request has a timeout and is failed, never left hanging, when the
+/// server goes away.
+///
+/// `@unchecked Sendable`: the C handles are only touched with the mainloop lock held (or from the
+/// mainloop thread), and `subscribers` sits behind its own `Mutex`.
+public final class PulseConnection: @unchecked Sendable {
+    let mainloop: OpaquePointer
+    let context: OpaquePointer
+    /// How long any single request may take.
+    public let requestTimeout: Duration
+    let logger: Logger
+    private var connectWaiter: CheckedContinuation<Void, any Error>?
+    let subscribers = Mutex<[UUID: AsyncStream<SoundEvent>.Continuation]>([:])
+    var subscribedToEvents = false
+
+    /// Connects to the server named by `PULSE_SERVER`, or the user's default server.
+    /// - Parameters:
+    ///   - applicationName: the `application.name` the server shows for this client.
+    ///   - timeout: bound on connecting and on every later request.
+    public init(applicationName: String = "Herald", timeout: Duration = .seconds(5),
+                logger: Logger) async throws {
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            throw SoundSystemError.noServer("pa_threaded_mainloop_new failed")
+        }
+        let properties = pa_proplist_new()
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, applicationName)
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_PROCESS_ID, "\(getpid())")
+        guard let context = pa_context_new_with_proplist(
+            pa_threaded_mainloop_get_api(mainloop), applicationName, properties)
+        else {
+            pa_proplist_free(properties)
+            pa_threaded_mainloop_free(mainloop)
+            throw SoundSystemError.noServer("pa_context_new failed")
+        }
+        pa_proplist_free(properties)
+        self.mainloop = mainloop
+        self.context = context
+        self.requestTimeout = timeout
+        self.logger = logger
+        try await connect()
+    }
+
+    deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+        for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
+    }
+
+    private func connect() async throws {
+        let unretained = Unmanaged.passUnretained(self).toOpaque()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            withLock {
+                connectWaiter = continuation
+                // `self` outlives the context: deinit clears this callback before freeing it.
+                pa_context_set_state_callback(context, { context, userdata in
+                    Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue().contextStateChanged()
+                }, unretained)
+                if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+                    failConnect(.noServer(Self.lastError(context)))
+                }
+            }
+            if pa_threaded_mainloop_start(mainloop) < 0 {
+                withLock { failConnect(.noServer("cannot start the mainloop thread")) }
+            }
+        }
+        let timeout = requestTimeout
+        Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.withLock { self?.failConnect(.noServer("no answer within \(timeout)")) }
+        }
+    }
+
+    private func failConnect(_ error: SoundSystemError) {
+        guard let waiter = connectWaiter else { return }
+        connectWaiter = nil
+        waiter.resume(throwing: error)
+    }
+
+    /// Runs on the mainloop thread.
+    private func contextStateChanged() {
+        let state = pa_context_get_state(context)
+        switch state {
+        case PA_CONTEXT_READY:
+            if let waiter = connectWaiter {
+                connectWaiter = nil
+                waiter.resume()
+            }
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+            let reason = Self.lastError(context)
+            failConnect(.noServer(reason))
+            logger.warning("PulseAudio connection ended: \(reason)")
+            for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
+        default:
+            break
+        }
+    }
+
+    /// The library's message for the context's last error.
+    static func lastError(_ context: OpaquePointer?) -> String {
+        String(cString: pa_strerror(pa_context_errno(context)))
+    }
+
+    /// True while the connection to the server is up.
+    public var isConnected: Bool { withLock { pa_context_get_state(context) == PA_CONTEXT_READY } }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return try body()
+    }
+
+    /// Starts a libpulse operation and waits for its items, with the request timeout.
+    ///
+    /// `start` receives the context and the userdata to hand to the C call; it returns the
+    /// operation, or nil when libpulse refused at once.
+    func perform<Item: Sendable>(
+        _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) async throws -> [Item] {
+        let timeout = requestTimeout
+        return try await withCheckedThrowingContinuation { continuation in
+            let request = PulseRequest<Item>(continuation)
+            withLock {
+                guard pa_context_get_state(context) == PA_CONTEXT_READY else {
+                    request.finish(.connectionLost("not connected (\(Self.lastError(context)))"))
+                    return
+                }
+                let userdata = Unmanaged.passRetained(request as PulseRequestBase).toOpaque()
+                guard let operation = start(context, userdata) else {
+                    Unmanaged<PulseRequestBase>.fromOpaque(userdata).release()
+                    request.finish(.operationFailed("\(what): \(Self.lastError(context))"))
+                    return
+                }
+                request.operation = operation
+                pa_operation_set_state_callback(operation, operationStateChanged, userdata)
+                // A failed operation must not outlive its timeout: cancelling runs the state
+                // callback, which resumes the caller and releases the request.
+                request.timeout = Task { [weak self] in
+                    guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
+                    self.withLock {
+                        request.error = .timedOut(what)
+                        if let operation = request.operation { pa_operation_cancel(operation) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs a request whose callback is `successCallback`, and throws when the server refused.
+    func performSuccess(
+        _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) async throws {
+        let results: [Bool] = try await perform(what, start)
+        guard results.first == true else { throw SoundSystemError.operationFailed(what) }
+    }
+}

@@ -1,0 +1,137 @@
+import CPulse
+import HeraldCore
+
+/// One playback stream, from connect to drain (or fade and stop).
+///
+/// `@unchecked Sendable`: every field is touched with the connection's mainloop lock held, or from
+/// the mainloop thread inside a stream callback. The object outlives its stream's callbacks:
+/// `PulseConnection.play` holds it until `tearDown()` has cleared them.
+final class PulsePlayback: @unchecked Sendable {
+    private var stream: OpaquePointer?
+    private let bytes: [UInt8]
+    private var offset = 0
+    private var draining = false
+    private var continuation: CheckedContinuation<Void, any Error>?
+    let requestedAt = ContinuousClock.now
+    private(set) var startedAt: ContinuousClock.Instant?
+    private(set) var stoppedEarly = false
+
+    init(clip: Clip) {
+        bytes = clip.samples.withUnsafeBytes { Array($0) }
+    }
+
+    /// How long the server may hold a new stream's data ahead of the speaker. A large target
+    /// buffer lets the server rewind what the sink already rendered ahead, so the first sample is
+    /// heard at once instead of after up to two seconds (DESIGN.md, "What was measured").
+    static let bufferMicroseconds: UInt64 = 2_000_000
+
+    /// Creates and connects the stream. Called with the mainloop lock held.
+    func start(_ continuation: CheckedContinuation<Void, any Error>, context: OpaquePointer,
+               clip: Clip, sinkName: String, mediaRole: String) {
+        self.continuation = continuation
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(clip.sampleRate),
+                                  channels: UInt8(clip.channelCount))
+        guard pa_sample_spec_valid(&spec) != 0 else {
+            return finish(.operationFailed("unplayable sample format: \(clip.sampleRate) Hz, \(clip.channelCount) channels"))
+        }
+        var map = pa_channel_map()
+        pa_channel_map_init_auto(&map, UInt32(clip.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        let properties = pa_proplist_new()
+        defer { pa_proplist_free(properties) }
+        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, mediaRole)
+        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_NAME, "Herald announcement")
+        guard let stream = pa_stream_new_with_proplist(context, "announcement", &spec, &map, properties) else {
+            return finish(.operationFailed("cannot create a stream: \(PulseConnection.lastError(context))"))
+        }
+        self.stream = stream
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        pa_stream_set_state_callback(stream, { stream, userdata in
+            PulsePlayback.from(userdata).stateChanged()
+        }, userdata)
+        pa_stream_set_write_callback(stream, { _, length, userdata in
+            PulsePlayback.from(userdata).write(upTo: length)
+        }, userdata)
+        pa_stream_set_started_callback(stream, { _, userdata in
+            let playback = PulsePlayback.from(userdata)
+            if playback.startedAt == nil { playback.startedAt = .now }
+        }, userdata)
+        let unset = UInt32.max  // libpulse's "(uint32_t) -1": let the server choose
+        var attributes = pa_buffer_attr(
+            maxlength: unset, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicroseconds, &spec)),
+            prebuf: unset, minreq: unset, fragsize: unset)
+        if pa_stream_connect_playback(stream, sinkName, &attributes, PA_STREAM_NOFLAGS, nil, nil) < 0 {
+            finish(.operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(context))"))
+        }
+    }
+
+    private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulsePlayback {
+        Unmanaged<PulsePlayback>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private func stateChanged() {
+        guard let stream else { return }
+        let state = pa_stream_get_state(stream)
+        if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+            finish(.connectionLost("playback stream: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
+        }
+    }
+
+    private func write(upTo length: Int) {
+        guard let stream, !draining else { return }
+        let count = min(length, bytes.count - offset)
+        if count > 0 {
+            let result = bytes.withUnsafeBytes {
+                pa_stream_write(stream, $0.baseAddress! + offset, count, nil, 0, PA_SEEK_RELATIVE)
+            }
+            guard result == 0 else {
+                return finish(.operationFailed("write: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
+            }
+            offset += count
+        }
+        if offset >= bytes.count {
+            // Draining also starts a stream whose data never reached the prebuffer mark.
+            draining = true
+            let operation = pa_stream_drain(stream, { stream, success, userdata in
+                let playback = PulsePlayback.from(userdata)
+                playback.finish(success != 0 ? nil : .operationFailed(
+                    "drain: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
+            }, Unmanaged.passUnretained(self).toOpaque())
+            if let operation { pa_operation_unref(operation) }
+        }
+    }
+
+    /// Resumes the caller at most once. Called with the lock held.
+    func finish(_ error: SoundSystemError?) {
+        guard let continuation else { return }
+        self.continuation = nil
+        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    }
+
+    /// The server's index of this stream, once connected. Called with the lock held.
+    var streamIndex: UInt32? {
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
+        let index = pa_stream_get_index(stream)
+        return index == herald_pa_invalid_index() ? nil : index
+    }
+
+    /// Drops what is still buffered and ends the playback early. Called with the lock held.
+    func stopNow() {
+        stoppedEarly = true
+        if let stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+           let operation = pa_stream_flush(stream, nil, nil) {
+            pa_operation_unref(operation)
+        }
+        finish(nil)
+    }
+
+    /// Clears the callbacks and frees the stream. Called with the lock held.
+    func tearDown() {
+        guard let stream else { return }
+        pa_stream_set_state_callback(stream, nil, nil)
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
+        if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
+        pa_stream_unref(stream)
+        self.stream = nil
+    }
+}

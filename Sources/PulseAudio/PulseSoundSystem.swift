@@ -1,0 +1,14 @@
+import HeraldCore
+
+/// `SoundSystem` on a live PulseAudio (or pipewire-pulse) server.
+extension PulseConnection: SoundSystem {
+    public func streams() async throws -> [StreamState] { try await sinkInputs() }
+
+    public func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws {
+        try await setSinkInputVolume(index: index, to: volumes)
+    }
+
+    public func play(_ clip: Clip, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
+        try await play(clip, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
+    }
+}
