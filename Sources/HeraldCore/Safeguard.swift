@@ -16,6 +16,8 @@ public actor Safeguard {
 
     /// What `close` or `recoverPending` did.
     public struct Restoration: Sendable, Equatable {
+        /// The journal as it stood at the end (with streams ducked after the open).
+        public var entry: JournalEntry
         public var actions: RestoreActions
         /// Errors met while restoring (the journal is kept when there are any).
         public var failures: [String]
@@ -120,7 +122,8 @@ public actor Safeguard {
         do { streams = try await sound.streams() } catch { failures.append("listing streams: \(error)") }
         guard failures.isEmpty else {
             logger.error("restore failed; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
-            return Restoration(actions: .init(sinkVolumes: nil, sinkMuted: nil, streams: [], keptUserChanges: []),
+            return Restoration(entry: entry,
+                               actions: .init(sinkVolumes: nil, sinkMuted: nil, streams: [], keptUserChanges: []),
                                failures: failures)
         }
         let actions = RestorePolicy.actions(for: entry, sink: sink, streams: streams, knowledge: knowledge)
@@ -140,7 +143,7 @@ public actor Safeguard {
         } else {
             logger.error("restore incomplete; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
         }
-        return Restoration(actions: actions, failures: failures)
+        return Restoration(entry: entry, actions: actions, failures: failures)
     }
 
     /// Ducks a stream that appeared while the safeguard is open, journaling it first.

@@ -1,0 +1,59 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import HeraldStore
+import Logging
+import PulseAudio
+
+/// What every command works with: the validated config, the database and a logger.
+public struct HeraldContext: Sendable {
+    public let configuration: HeraldConfiguration
+    public let database: AppDatabase
+    public let logger: Logger
+
+    public init(configuration: HeraldConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        do {
+            database = try AppDatabase(path: configuration.databasePath)
+        } catch {
+            throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
+        }
+    }
+
+    /// Where the safeguard lock lives: beside the database, so every process sharing a database
+    /// shares the lock.
+    public var lockPath: String {
+        ((configuration.databasePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("safeguard.lock")
+    }
+
+    /// A fresh connection to the sound server.
+    public func connectSound() async throws -> PulseConnection {
+        try await PulseConnection(logger: logger)
+    }
+
+    /// The safeguard over `sound`, with this process's settings.
+    public func safeguard(on sound: any SoundSystem) -> Safeguard {
+        Safeguard(sound: sound, journal: database, settings: configuration.safeguard,
+                  clock: ContinuousClock(), logger: logger, processID: getpid())
+    }
+
+    /// The sink to use now: the configured one, else the server's default (DESIGN.md rule 1).
+    public func targetSinkName(on sound: any SoundSystem) async throws -> String {
+        if let name = configuration.safeguard.sinkName { return name }
+        guard let name = try await sound.serverInfo().defaultSinkName, !name.isEmpty else {
+            throw SoundSystemError.noDefaultSink
+        }
+        return name
+    }
+
+    /// Restores a journal left by a process that died mid-announcement; run before anything else
+    /// touches the sink. Throws when part of it could not be restored.
+    @discardableResult
+    public func recoverPendingJournal(with safeguard: Safeguard) async throws -> Safeguard.Restoration? {
+        guard let restoration = try await safeguard.recoverPending() else { return nil }
+        guard restoration.failures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoration.failures) }
+        return restoration
+    }
+}

@@ -1,0 +1,18 @@
+import HeraldCore
+
+/// `herald restore`: applies a journal left by a Herald process that died mid-announcement.
+public struct JournalRestorer: Sendable {
+    let context: HeraldContext
+
+    public init(context: HeraldContext) { self.context = context }
+
+    /// Restores the pending journal, if any, under the safeguard lock.
+    /// - Returns: nil when nothing was pending.
+    public func restore() async throws -> Safeguard.Restoration? {
+        guard try await context.database.pending() != nil else { return nil }
+        let sound = try await context.connectSound()
+        let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: .seconds(30))
+        defer { lock.release() }
+        return try await context.recoverPendingJournal(with: context.safeguard(on: sound))
+    }
+}

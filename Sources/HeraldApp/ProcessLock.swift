@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An exclusive lock on a file, so two Herald processes never hold the safeguard at once
+/// (DESIGN.md rule 10). The kernel drops it when the process dies, even by kill -9.
+public final class ProcessLock {
+    private var descriptor: Int32
+
+    /// Takes the lock at `path`, waiting up to `timeout` for another process to release it.
+    /// - Throws: `HeraldFailure.busy` naming the holder's process id when the wait runs out.
+    public static func acquire(path: String, timeout: Duration) async throws -> ProcessLock {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw HeraldFailure.io("cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        let deadline = ContinuousClock.now + timeout
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK, ContinuousClock.now < deadline else {
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                close(descriptor)
+                throw HeraldFailure.busy("another Herald process (pid \(holder)) holds the safeguard (\(path)); wait for it or stop it")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        return ProcessLock(descriptor: descriptor)
+    }
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Releases the lock; also done on deinit.
+    public func release() {
+        guard descriptor >= 0 else { return }
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,105 @@
+import HeraldCore
+
+/// `herald status`: what the server, the sink and its streams look like now, and what the
+/// safeguard would do if an announcement started this moment.
+public struct StatusReport: Codable, Sendable {
+    public struct Sink: Codable, Sendable {
+        public var name: String
+        public var description: String
+        public var state: SinkRunState
+        public var muted: Bool
+        /// Per channel, as pactl shows them.
+        public var volumePercent: [Int]
+        public var channels: [String]
+    }
+
+    public struct Stream: Codable, Sendable {
+        public var index: UInt32
+        public var application: String?
+        public var mediaRole: String?
+        public var muted: Bool
+        public var volumePercent: [Int]
+        public var herald: Bool
+    }
+
+    public var server: String?
+    public var serverError: String?
+    public var sink: Sink?
+    public var sinkError: String?
+    public var streams: [Stream]
+    /// Plain sentences: "unmute", "raise 20% -> 70%", "duck paplay 80% -> 24%", or "play as is".
+    public var safeguardWouldDo: [String]
+    /// True when a journal is waiting for `herald restore`.
+    public var pendingJournal: Bool
+
+    /// Gathers the report; never throws: what could not be read is reported as an error field.
+    public static func gather(context: HeraldContext) async -> StatusReport {
+        var report = StatusReport(server: nil, serverError: nil, sink: nil, sinkError: nil, streams: [],
+                                  safeguardWouldDo: [], pendingJournal: false)
+        report.pendingJournal = ((try? await context.database.pending()) ?? nil) != nil
+        let sound: any SoundSystem
+        do {
+            sound = try await context.connectSound()
+            let info = try await sound.serverInfo()
+            report.server = "\(info.name) \(info.version)"
+        } catch {
+            report.serverError = "\(error)"
+            return report
+        }
+        do {
+            let sinkName = try await context.targetSinkName(on: sound)
+            let sink = try await sound.sink(named: sinkName)
+            let streams = try await sound.streams().filter { $0.sinkIndex == sink.index }
+            report.sink = Sink(name: sink.name, description: sink.description, state: sink.state, muted: sink.muted,
+                               volumePercent: sink.volumes.channels.map(\.percent), channels: sink.channelNames)
+            report.streams = streams.map {
+                Stream(index: $0.index, application: $0.applicationName, mediaRole: $0.mediaRole, muted: $0.muted,
+                       volumePercent: $0.volumes.channels.map(\.percent), herald: $0.isHerald)
+            }
+            report.safeguardWouldDo = describe(SafeguardPolicy.decide(
+                sink: sink, streams: streams, settings: context.configuration.safeguard), sink: sink)
+        } catch {
+            report.sinkError = "\(error)"
+        }
+        return report
+    }
+
+    static func describe(_ decision: SafeguardDecision, sink: SinkState) -> [String] {
+        switch decision {
+        case .suppressMuted:
+            return ["not play: the sink is muted and safeguard.mute is respect"]
+        case .proceed(let unmute, let raiseTo, let ducks):
+            var actions: [String] = []
+            if unmute { actions.append("unmute the sink") }
+            if let raiseTo { actions.append("raise the sink \(sink.volumes) -> \(raiseTo)") }
+            for duck in ducks {
+                actions.append("duck \(duck.applicationName ?? "stream #\(duck.streamIndex)") \(duck.original) -> \(duck.ducked)")
+            }
+            return actions.isEmpty ? ["play as is (loud enough, unmuted, nothing to duck)"] : actions
+        }
+    }
+
+    /// The report for people.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("server:  \(server ?? "unreachable: \(serverError ?? "?")")")
+        if let sink {
+            lines.append("sink:    \(sink.name) (\(sink.description)), \(sink.state.rawValue)")
+            lines.append("mute:    \(sink.muted ? "muted" : "unmuted")")
+            let volumes = zip(sink.channels, sink.volumePercent).map { "\($0) \($1)%" }.joined(separator: ", ")
+            lines.append("volume:  \(volumes)")
+        } else if let sinkError {
+            lines.append("sink:    \(sinkError)")
+        }
+        if sink != nil {
+            lines.append("streams: \(streams.isEmpty ? "none" : "")")
+            for stream in streams {
+                let volume = stream.volumePercent.map { "\($0)%" }.joined(separator: " ")
+                lines.append("  #\(stream.index) \(stream.application ?? "?") role=\(stream.mediaRole ?? "-") \(volume)\(stream.muted ? " muted" : "")\(stream.herald ? " (Herald)" : "")")
+            }
+            lines.append("safeguard would: \(safeguardWouldDo.joined(separator: "; "))")
+        }
+        lines.append("journal: \(pendingJournal ? "PENDING: run 'herald restore'" : "clear")")
+        return lines.joined(separator: "\n")
+    }
+}

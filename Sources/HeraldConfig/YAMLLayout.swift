@@ -1,0 +1,68 @@
+import Yams
+
+/// Where each key sits in a YAML file, and which keys are unknown.
+///
+/// swift-configuration reads the values but keeps no line numbers and ignores unknown keys; this
+/// pass over libyaml's node tree supplies both, so every error names its line.
+struct YAMLLayout {
+    /// Dotted key -> 1-based line.
+    var lines: [String: Int] = [:]
+    var problems: [ConfigProblem] = []
+
+    init(text: String, file: String) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            problems.append(Self.problem(for: error, file: file))
+            return
+        } catch {
+            problems.append(ConfigProblem(file: file, line: nil, key: "", message: "not valid YAML: \(error)"))
+            return
+        }
+        guard let root else { return }  // An empty file: every default applies.
+        guard case .mapping(let mapping) = root else {
+            problems.append(ConfigProblem(file: file, line: root.mark?.line, key: "",
+                                          message: "the top level must be a mapping of keys (key: value)"))
+            return
+        }
+        walk(mapping, prefix: "", file: file)
+    }
+
+    private mutating func walk(_ mapping: Node.Mapping, prefix: String, file: String) {
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? "?"
+            let key = prefix.isEmpty ? name : "\(prefix).\(name)"
+            let line = keyNode.mark?.line
+            lines[key] = line
+            if ConfigSchema.sections.contains(key) {
+                if case .mapping(let nested) = value {
+                    walk(nested, prefix: key, file: file)
+                } else if case .scalar(let scalar) = value, scalar.string.isEmpty || scalar.string == "null" {
+                    continue  // An empty section keeps its defaults.
+                } else {
+                    problems.append(ConfigProblem(file: file, line: line, key: key,
+                                                  message: "must be a section of keys, not a single value"))
+                }
+            } else if ConfigSchema.leafKeys.contains(key) {
+                if case .scalar = value { continue }
+                problems.append(ConfigProblem(file: file, line: line, key: key,
+                                              message: "must be a single value, not a list or section"))
+            } else {
+                let hint = ConfigSchema.suggestion(for: key).map { "; did you mean '\($0)'?" }
+                    ?? "; see Config/herald.yaml for the known keys"
+                problems.append(ConfigProblem(file: file, line: line, key: key, message: "unknown key\(hint)"))
+            }
+        }
+    }
+
+    private static func problem(for error: YamlError, file: String) -> ConfigProblem {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+             .composer(_, let problem, let mark, _):
+            ConfigProblem(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
+        default:
+            ConfigProblem(file: file, line: nil, key: "", message: "not valid YAML: \(error)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// Herald's SQLite file: the announcement log and the restore journal.
+///
+/// Migrates in its initializer. Writes are synced (`synchronous = FULL`, rollback journal), so a
+/// journal row written before the first change to the sink survives a crash. Several processes (the
+/// daemon and a CLI run) may open the same file; they wait for each other's write locks.
+public struct AppDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+    public init(path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        try self.init(DatabaseQueue(path: path, configuration: configuration))
+    }
+
+    /// Wraps an open database (an in-memory queue in tests) and migrates it.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: announcement log and restore journal") { db in
+            try db.create(table: "announcement") { t in
+                t.primaryKey("id", .text)
+                t.column("request_id", .text)
+                t.column("source", .text).notNull()
+                t.column("priority", .text).notNull()
+                t.column("body_kind", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("language", .text)
+                t.column("voice", .text)
+                t.column("clip_source", .text)
+                t.column("sink", .text)
+                t.column("muted_before", .boolean)
+                t.column("volume_before", .jsonText)
+                t.column("volume_played", .jsonText)
+                t.column("streams_ducked", .integer).notNull().defaults(to: 0)
+                t.column("queued_at", .datetime).notNull().indexed()
+                t.column("started_at", .datetime)
+                t.column("finished_at", .datetime)
+                t.column("onset_latency_milliseconds", .integer)
+                t.column("duration_milliseconds", .integer)
+                t.column("outcome", .text)
+                t.column("error", .text)
+            }
+            try db.create(table: "restore_journal") { t in
+                // One row at most: only one process holds the safeguard.
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("entry", .jsonText).notNull()
+                t.column("written_at", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HeraldConfig
+
+extension Herald {
+    struct ConfigCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config", abstract: "Work with the config file.", subcommands: [Check.self])
+
+        struct Check: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Check a config file; every problem is printed as FILE:LINE: KEY: what to do.")
+
+            @OptionGroup var options: GlobalOptions
+
+            @Argument(help: ArgumentHelp("The file to check (default: --config, then $HERALD_CONFIG).", valueName: "FILE"))
+            var file: String?
+
+            func run() async throws {
+                guard let path = file ?? options.configPath else {
+                    print("no config file given: the built-in defaults apply (see Config/herald.yaml)")
+                    return
+                }
+                let environment = ProcessInfo.processInfo.environment
+                do {
+                    let configuration = try await HeraldConfiguration.load(
+                        file: path, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
+                    let safeguard = configuration.safeguard
+                    print("\(path): OK")
+                    print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
+                    print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
+                    print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; lead-in \(safeguard.leadInMilliseconds) ms; mute: \(safeguard.mutePolicy.rawValue)")
+                    print("  database: \(configuration.databasePath)")
+                } catch let error as ConfigError {
+                    for problem in error.problems {
+                        FileHandle.standardError.write(Data("\(problem)\n".utf8))
+                    }
+                    throw ExitCode.failure
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import HeraldApp
+import HeraldConfig
+import Logging
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The YAML config file (default: $HERALD_CONFIG, else built-in defaults).",
+                                            valueName: "FILE"))
+    var config: String?
+
+    @Flag(name: .shortAndLong, help: "Log what the safeguard does, to standard error.")
+    var verbose = false
+
+    /// The config file in use, if any.
+    var configPath: String? {
+        HeraldConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment)
+    }
+
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "herald") { StreamLogHandler.standardError(label: $0) }
+        let fromEnvironment = ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        logger.logLevel = verbose ? .debug : (fromEnvironment ?? .warning)
+        return logger
+    }
+
+    /// Loads the config and opens the database, or exits with a one-line error per problem.
+    func makeContext() async throws -> HeraldContext {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let configuration = try await HeraldConfiguration.load(
+                file: configPath, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
+            return try HeraldContext(configuration: configuration, logger: makeLogger())
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// Prints `herald: message` on standard error and returns the exit code to throw.
+func fail(_ error: any Error) -> ExitCode {
+    FileHandle.standardError.write(Data("herald: \(error)\n".utf8))
+    return ExitCode.failure
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `herald` command: speaks payments and reminders, and makes sure they are heard.
+@main
+struct Herald: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "herald",
+        abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
+        subcommands: [Play.self, Status.self, History.self, Restore.self, ConfigCommand.self])
+}
