@@ -52,7 +52,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
         }
         guard let text = String(data: data, encoding: .utf8) else { throw fail("not UTF-8 text") }
         let layout = YAMLLayout(text: text, file: file)
-        guard layout.problems.isEmpty else { throw ConfigError(layout.problems) }
+        guard layout.isParsable else { throw ConfigError(layout.problems) }
         let reader: ConfigReader
         do {
             reader = ConfigReader(provider: try await FileProvider<YAMLSnapshot>(filePath: FilePath(file)))
@@ -61,7 +61,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
         }
         var values = ConfigValues(reader: reader, layout: layout, file: file)
         let configuration = values.configuration(defaults: defaults)
-        guard values.problems.isEmpty else { throw ConfigError(values.problems) }
+        let problems = (layout.problems + values.problems).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
+        guard problems.isEmpty else { throw ConfigError(problems) }
         return configuration
     }
 }

@@ -8,6 +8,8 @@ struct YAMLLayout {
     /// Dotted key -> 1-based line.
     var lines: [String: Int] = [:]
     var problems: [ConfigProblem] = []
+    /// False when the text is not YAML at all, so no value can be read.
+    var isParsable = true
 
     init(text: String, file: String) {
         let root: Node?
@@ -15,15 +17,18 @@ struct YAMLLayout {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             problems.append(Self.problem(for: error, file: file))
+            isParsable = false
             return
         } catch {
             problems.append(ConfigProblem(file: file, line: nil, key: "", message: "not valid YAML: \(error)"))
+            isParsable = false
             return
         }
         guard let root else { return }  // An empty file: every default applies.
         guard case .mapping(let mapping) = root else {
             problems.append(ConfigProblem(file: file, line: root.mark?.line, key: "",
                                           message: "the top level must be a mapping of keys (key: value)"))
+            isParsable = false
             return
         }
         walk(mapping, prefix: "", file: file)

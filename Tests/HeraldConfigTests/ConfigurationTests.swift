@@ -1,0 +1,119 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import Testing
+
+@Suite struct ConfigurationTests {
+    /// Writes `text` to a temporary file and loads it.
+    func load(_ text: String) async throws -> HeraldConfiguration {
+        let path = NSTemporaryDirectory() + "herald-config-\(UUID().uuidString).yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try await HeraldConfiguration.load(file: path, stateDirectory: "/tmp/herald-state")
+    }
+
+    func problems(_ text: String) async -> [ConfigProblem] {
+        do {
+            _ = try await load(text)
+            return []
+        } catch let error as ConfigError {
+            return error.problems
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return []
+        }
+    }
+
+    @Test func theShippedFileIsValidAndEqualsTheBuiltInDefaults() async throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Config/herald.yaml").standardized.path
+        let configuration = try await HeraldConfiguration.load(file: shipped, stateDirectory: "/tmp/herald-state")
+        #expect(configuration.safeguard == SafeguardSettings.defaults)
+        #expect(configuration.databasePath == "/tmp/herald-state/herald.sqlite")
+    }
+
+    @Test func valuesAreRead() async throws {
+        let configuration = try await load("""
+            sink: kitchen
+            safeguard:
+              min_volume: 40
+              target_volume: 65.5%
+              max_volume: 120%
+              duck_level: 10%
+              ramp_ms: 0
+              lead_in_ms: 300ms
+              mute: respect
+            database:
+              path: /var/lib/herald/log.sqlite
+            """)
+        let safeguard = configuration.safeguard
+        #expect(safeguard.sinkName == "kitchen")
+        #expect(safeguard.minVolume == Volume(percent: 40))
+        #expect(safeguard.targetVolume == Volume(percent: 65.5))
+        #expect(safeguard.maxVolume == Volume(percent: 120))
+        #expect(safeguard.duckLevel == 0.1)
+        #expect(safeguard.rampMilliseconds == 0)
+        #expect(safeguard.leadInMilliseconds == 300)
+        #expect(safeguard.mutePolicy == .respect)
+        #expect(configuration.databasePath == "/var/lib/herald/log.sqlite")
+    }
+
+    @Test func everyProblemIsNamedWithItsLineAndKey() async {
+        let found = await problems("""
+            safeguard:
+              min_volume: 80%
+              target_volume: 250%
+              duck_levle: 30%
+              mute: sometimes
+            """)
+        #expect(found.map(\.line) == [2, 3, 4, 5])
+        #expect(found.map(\.key) == ["safeguard.min_volume", "safeguard.target_volume",
+                                     "safeguard.duck_levle", "safeguard.mute"])
+        #expect(found[1].message.contains("250%"))
+        #expect(found[2].message.contains("did you mean 'safeguard.duck_level'"))
+        #expect(found[3].message.contains("override or respect"))
+    }
+
+    @Test func minAboveTargetIsRefused() async {
+        let found = await problems("safeguard:\n  min_volume: 60%\n  target_volume: 55%\n")
+        #expect(found.count == 1)
+        #expect(found.first?.description.hasSuffix("Make min_volume <= target_volume") == true)
+        #expect(found.first?.line == 2)
+    }
+
+    @Test(arguments: ["abc", "-5%", "nan", "1e9"])
+    func badPercentagesAreRefused(value: String) async {
+        let found = await problems("safeguard:\n  duck_level: \(value)\n")
+        #expect(found.map(\.key) == ["safeguard.duck_level"])
+    }
+
+    @Test func brokenYAMLNamesTheLine() async {
+        let found = await problems("safeguard:\n  min_volume: 50%\n    target_volume: [1\n")
+        #expect(found.count == 1)
+        #expect(found.first?.line != nil)
+        #expect(found.first?.message.hasPrefix("not valid YAML") == true)
+    }
+
+    @Test func aMissingFileIsNamed() async {
+        do {
+            _ = try await HeraldConfiguration.load(file: "/nonexistent/herald.yaml", stateDirectory: "/tmp")
+            Issue.record("loading a missing file succeeded")
+        } catch {
+            #expect("\(error)".contains("/nonexistent/herald.yaml: no such config file"))
+        }
+    }
+
+    @Test func noFileMeansDefaultsUnderTheStateDirectory() async throws {
+        let configuration = try await HeraldConfiguration.load(file: nil, stateDirectory: "/srv/state")
+        #expect(configuration.safeguard == .defaults)
+        #expect(configuration.databasePath == "/srv/state/herald.sqlite")
+    }
+
+    @Test func theFileComesFromTheFlagThenTheEnvironment() {
+        #expect(HeraldConfiguration.path(explicit: "a.yaml", environment: ["HERALD_CONFIG": "b.yaml"]) == "a.yaml")
+        #expect(HeraldConfiguration.path(explicit: nil, environment: ["HERALD_CONFIG": "b.yaml"]) == "b.yaml")
+        #expect(HeraldConfiguration.path(explicit: nil, environment: [:]) == nil)
+        #expect(HeraldConfiguration.defaultStateDirectory(environment: ["HOME": "/home/ann"])
+                == "/home/ann/.local/state/herald")
+    }
+}

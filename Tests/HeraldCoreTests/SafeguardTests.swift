@@ -1,0 +1,196 @@
+import HeraldCore
+import Logging
+import Testing
+
+/// The safeguard against an in-memory sound system: DESIGN.md "Safeguard rules", without a server.
+@Suite struct SafeguardTests {
+    let clip = Clip(sampleRate: 1000, channelCount: 1, samples: [Float](repeating: 0.1, count: 500))
+
+    func safeguard(_ sound: InMemorySoundSystem, _ journal: InMemoryJournal,
+                   _ settings: SafeguardSettings = .defaults) -> Safeguard {
+        Safeguard(sound: sound, journal: journal, settings: settings, clock: ImmediateClock(),
+                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, processID: 42)
+    }
+
+    /// open, play, close: one announcement.
+    @discardableResult
+    func announce(_ safeguard: Safeguard, _ sound: InMemorySoundSystem) async throws -> Safeguard.Restoration? {
+        guard case .opened = try await safeguard.open(sinkName: "speaker") else { return nil }
+        _ = try await sound.play(clip, onSink: "speaker", mediaRole: "event")
+        return await safeguard.close()
+    }
+
+    @Test func loudSinkIsLeftAlone() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)))
+        let journal = InMemoryJournal()
+        let restoration = try #require(try await announce(safeguard(sound, journal), sound))
+        #expect(await sound.sinkWhilePlaying?.volumes == percent(80, 80))
+        #expect(await sound.changes == ["play"])
+        #expect(restoration.actions.isEmpty)
+        #expect(await journal.entry == nil)
+    }
+
+    @Test func mutedQuietSinkIsUnmutedRaisedAndRestoredExactly() async throws {
+        let before = percent(20, 20)
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: before, muted: true))
+        let journal = InMemoryJournal(noting: sound)
+        try await announce(safeguard(sound, journal), sound)
+        let playing = try #require(await sound.sinkWhilePlaying)
+        #expect(playing.muted == false)
+        #expect(playing.volumes == percent(70, 70))
+        #expect(await sound.sink.volumes == before)
+        #expect(await sound.sink.muted == true)
+        #expect(await sound.changes.first == "journal saved", "the journal is written before the first change")
+        #expect(await journal.entry == nil, "the journal is cleared after the close")
+    }
+
+    @Test func unbalancedChannelsKeepTheirBalanceAndComeBackExactly() async throws {
+        let before = ChannelVolumes([Volume(percent: 30), Volume(percent: 10)])
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: before))
+        try await announce(safeguard(sound, InMemoryJournal()), sound)
+        let playing = try #require(await sound.sinkWhilePlaying?.volumes)
+        #expect(playing.channels[0] == Volume(percent: 70))
+        // 10/30 of 70%: the right channel stays a third of the left.
+        #expect(abs(playing.channels[1].exactPercent - 70.0 / 3) < 0.01)
+        #expect(await sound.sink.volumes == before, "raw values restored, not rounded percentages")
+    }
+
+    @Test func neverAboveMaxVolume() async throws {
+        var settings = SafeguardSettings.defaults
+        settings.targetVolume = Volume(percent: 90)
+        settings.maxVolume = Volume(percent: 60)
+        let raised = SafeguardPolicy.raisedVolumes(percent(10, 5), settings: settings)
+        #expect(raised == percent(60, 30))
+    }
+
+    @Test func silentChannelsAreRaisedToTheTarget() {
+        #expect(SafeguardPolicy.raisedVolumes(percent(0, 0), settings: .defaults) == percent(70, 70))
+    }
+
+    @Test func aVolumeTheUserSetsMidAnnouncementIsKept() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true))
+        await sound.setDuringPlay { await $0.userSetsSinkVolume(percent(40, 40)) }
+        let restoration = try #require(try await announce(safeguard(sound, InMemoryJournal()), sound))
+        #expect(await sound.sink.volumes == percent(40, 40), "the user's volume is the user's")
+        #expect(await sound.sink.muted == true, "the mute Herald lifted is still put back")
+        #expect(restoration.actions.keptUserChanges.count == 1)
+    }
+
+    @Test func aMuteTheUserSetsMidAnnouncementIsKept() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true))
+        await sound.setDuringPlay { await $0.userSetsSinkMute(true) }
+        let restoration = try #require(try await announce(safeguard(sound, InMemoryJournal()), sound))
+        #expect(await sound.sink.muted == true)
+        #expect(await sound.sink.volumes == percent(20, 20))
+        #expect(restoration.actions.sinkMuted == nil)
+    }
+
+    @Test func otherStreamsAreDuckedFirstAndRestoredLast() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        try await announce(safeguard(sound, InMemoryJournal()), sound)
+        let ducked = try #require(await sound.streamsWhilePlaying.first)
+        #expect(ducked.volumes == percent(24, 24))
+        #expect(await sound.streamList.first?.volumes == percent(80, 80))
+        let changes = await sound.changes
+        let firstDuck = try #require(changes.firstIndex { $0.hasPrefix("stream 7") })
+        let unmute = try #require(changes.firstIndex(of: "sink mute false"))
+        let remute = try #require(changes.firstIndex(of: "sink mute true"))
+        let lastStream = try #require(changes.lastIndex { $0.hasPrefix("stream 7") })
+        #expect(firstDuck < unmute, "duck before unmuting, so the radio never blasts")
+        #expect(remute < lastStream, "restore the sink before un-ducking")
+    }
+
+    @Test func heraldsOwnAndOtherSinksStreamsAreNotDucked() {
+        var own = musicStream(index: 1, volumes: percent(100))
+        own.isHerald = true
+        let elsewhere = musicStream(index: 2, volumes: percent(100), sinkIndex: 9)
+        let plans = SafeguardPolicy.duckPlans(streams: [own, elsewhere, musicStream(index: 3, volumes: percent(50))],
+                                              sinkIndex: 0, settings: .defaults)
+        #expect(plans.map(\.streamIndex) == [3])
+    }
+
+    @Test func aStreamThatAppearsMidAnnouncementIsDuckedThenRestored() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)))
+        let journal = InMemoryJournal()
+        await sound.setDuringPlay { sound in
+            await sound.streamAppears(musicStream(index: 11, volumes: percent(60, 60)))
+            for _ in 0..<1000 where await sound.streamList.first?.volumes != percent(18, 18) {
+                await Task.yield()
+            }
+            await sound.note("late stream at \(await sound.streamList.first!.volumes)")
+        }
+        let restoration = try #require(try await announce(safeguard(sound, journal), sound))
+        #expect(await sound.changes.contains("late stream at 18%"))
+        #expect(restoration.entry.ducks.map(\.streamIndex) == [11], "journaled before ducking")
+        #expect(await sound.streamList.first?.volumes == percent(60, 60))
+    }
+
+    @Test func aStreamThatVanishesMidAnnouncementIsForgotten() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        await sound.setDuringPlay { await $0.streamVanishes(7) }
+        let journal = InMemoryJournal()
+        let restoration = try #require(try await announce(safeguard(sound, journal), sound))
+        #expect(restoration.failures.isEmpty)
+        #expect(await sound.sink.volumes == percent(20, 20))
+        #expect(await journal.entry == nil)
+    }
+
+    @Test func aDuckedStreamTheUserChangedIsKept() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        await sound.setDuringPlay { await $0.userSetsStreamVolume(7, percent(50, 50)) }
+        try await announce(safeguard(sound, InMemoryJournal()), sound)
+        #expect(await sound.streamList.first?.volumes == percent(50, 50))
+    }
+
+    @Test func respectLeavesAMutedSinkAloneAndDoesNotPlay() async throws {
+        var settings = SafeguardSettings.defaults
+        settings.mutePolicy = .respect
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        let journal = InMemoryJournal()
+        let opening = try await safeguard(sound, journal, settings).open(sinkName: "speaker")
+        guard case .suppressedMuted = opening else {
+            Issue.record("expected suppressedMuted, got \(opening)")
+            return
+        }
+        #expect(await sound.changes.isEmpty)
+        #expect(await journal.saves == 0)
+    }
+
+    @Test func aMissingSinkIsAClearErrorAndChangesNothing() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20)))
+        await #expect(throws: SoundSystemError.noSuchSink("nowhere")) {
+            try await safeguard(sound, InMemoryJournal()).open(sinkName: "nowhere")
+        }
+        #expect(await sound.changes.isEmpty)
+    }
+
+    @Test func aPendingJournalIsRestoredAfterACrashEvenMidRamp() async throws {
+        // The process died while the radio was half-way down its ramp, with the sink raised.
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(70, 70)),
+                                        streams: [musicStream(index: 7, volumes: percent(50, 50)),
+                                                  musicStream(index: 8, volumes: percent(95, 95))])
+        let entry = JournalEntry(
+            sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: true,
+            setVolumes: percent(70, 70), unmuted: true,
+            ducks: [DuckPlan(streamIndex: 7, original: percent(80, 80), ducked: percent(24, 24), applicationName: "radio"),
+                    DuckPlan(streamIndex: 8, original: percent(80, 80), ducked: percent(24, 24), applicationName: "tv")],
+            processID: 1)
+        let journal = InMemoryJournal(entry: entry)
+        let restoration = try #require(try await safeguard(sound, journal).recoverPending())
+        #expect(await sound.sink.volumes == percent(20, 20))
+        #expect(await sound.sink.muted == true)
+        #expect(await sound.streamList.map(\.volumes) == [percent(80, 80), percent(95, 95)],
+                "mid-ramp radio restored; the tv the user turned up is kept")
+        #expect(restoration.actions.keptUserChanges.count == 1)
+        #expect(await journal.entry == nil)
+    }
+
+    @Test func nothingPendingMeansNothingToRecover() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20)))
+        #expect(try await safeguard(sound, InMemoryJournal()).recoverPending() == nil)
+    }
+}

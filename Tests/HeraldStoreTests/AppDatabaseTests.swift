@@ -1,0 +1,54 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Testing
+
+@Suite struct AppDatabaseTests {
+    /// A real SQLite file in a temporary folder.
+    func makeDatabase() throws -> (AppDatabase, String) {
+        let folder = NSTemporaryDirectory() + "herald-store-\(UUID().uuidString)"
+        let path = folder + "/nested/herald.sqlite"
+        return (try AppDatabase(path: path), folder)
+    }
+
+    @Test func announcementsRoundTripNewestFirst() async throws {
+        let (database, folder) = try makeDatabase()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var first = AnnouncementRecord(source: .cli, priority: .high, bodyKind: "file", body: "a.wav",
+                                       queuedAt: Date(timeIntervalSince1970: 1000))
+        first.volumeBefore = ChannelVolumes([Volume(percent: 30), Volume(percent: 10)])
+        first.volumePlayed = ChannelVolumes([Volume(percent: 70), Volume(raw: 15292)])
+        first.mutedBefore = true
+        first.streamsDucked = 2
+        first.outcome = .played
+        first.onsetLatencyMilliseconds = 12
+        var second = AnnouncementRecord(source: .cli, priority: .normal, bodyKind: "file", body: "b.wav",
+                                        queuedAt: Date(timeIntervalSince1970: 2000))
+        second.outcome = .failed
+        second.error = "no such file"
+        try await database.record(first)
+        try await database.record(second)
+        let rows = try await database.recent(limit: 10)
+        #expect(rows.map(\.body) == ["b.wav", "a.wav"])
+        #expect(rows[1] == first)
+        #expect(try await database.count(outcome: .failed) == 1)
+        #expect(try await database.recent(limit: 1).count == 1)
+    }
+
+    @Test func theJournalSurvivesReopeningAndClears() async throws {
+        let (database, folder) = try makeDatabase()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let entry = JournalEntry(
+            sinkName: "speaker", originalVolumes: ChannelVolumes([Volume(percent: 30), Volume(percent: 10)]),
+            originalMuted: true, setVolumes: ChannelVolumes([Volume(percent: 70), Volume(raw: 15292)]), unmuted: true,
+            ducks: [DuckPlan(streamIndex: 4, original: ChannelVolumes([Volume(percent: 80)]),
+                             ducked: ChannelVolumes([Volume(percent: 24)]), applicationName: "radio")],
+            processID: 99)
+        #expect(try await database.pending() == nil)
+        try await database.save(entry)
+        let reopened = try AppDatabase(path: folder + "/nested/herald.sqlite")
+        #expect(try await reopened.pending() == entry)
+        try await reopened.clear()
+        #expect(try await database.pending() == nil)
+    }
+}
