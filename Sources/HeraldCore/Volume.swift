@@ -28,6 +28,16 @@ public struct Volume: Hashable, Comparable, Codable, Sendable, CustomStringConve
     public var description: String { "\(percent)%" }
 
     public static func < (lhs: Volume, rhs: Volume) -> Bool { lhs.raw < rhs.raw }
+
+    /// Stored and printed as the bare raw number, exact and compact.
+    public init(from decoder: any Decoder) throws {
+        raw = try decoder.singleValueContainer().decode(UInt32.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(raw)
+    }
 }
 
 /// Per-channel volumes of a sink or a stream, in the order of its channel map.
@@ -35,6 +45,16 @@ public struct ChannelVolumes: Hashable, Codable, Sendable, CustomStringConvertib
     public var channels: [Volume]
 
     public init(_ channels: [Volume]) { self.channels = channels }
+
+    /// Stored and printed as a bare array of raw volumes, one per channel.
+    public init(from decoder: any Decoder) throws {
+        channels = try decoder.singleValueContainer().decode([Volume].self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(channels)
+    }
 
     /// The same volume on `count` channels.
     public init(uniform volume: Volume, count: Int) {

@@ -21,7 +21,8 @@ struct GlobalOptions: ParsableArguments {
     func makeLogger() -> Logger {
         var logger = Logger(label: "herald") { StreamLogHandler.standardError(label: $0) }
         let fromEnvironment = ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
-        logger.logLevel = verbose ? .debug : (fromEnvironment ?? .warning)
+        // Quiet by default: a failure is printed once as `herald: ...` and logged in SQLite (`herald history`).
+        logger.logLevel = verbose ? .debug : (fromEnvironment ?? .critical)
         return logger
     }
 

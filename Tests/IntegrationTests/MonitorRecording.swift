@@ -1,0 +1,92 @@
+import Foundation
+
+/// What the test sink's `.monitor` source carried: the truth about what was heard.
+///
+/// Records with parec as raw mono float32 at 48 kHz, and measures the level of a given tone
+/// window by window (Goertzel with a Hann window, so a loud tone does not leak into another's bin).
+final class MonitorRecording {
+    static let rate = 48_000
+    let path: String
+    let process: Process
+    private(set) var samples: [Float] = []
+
+    init() throws {
+        path = NSTemporaryDirectory() + "herald-monitor-\(UUID().uuidString).raw"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let output = FileHandle(forWritingAtPath: path)!
+        process = try SoundServer.start("parec", [
+            "-d", "\(SoundServer.sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
+            "--channels=1", "--latency-msec=10",
+        ], output: output)
+        // parec needs a moment to connect; the tests wait for its first bytes.
+        try SoundServer.waitFor("parec to start") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+        }
+    }
+
+    /// The recording's position now, in seconds: how much audio parec has written. Wall-clock time
+    /// does not line up with the recording (parec starts capturing a while after it starts), but
+    /// the amount written so far does, within parec's 10 ms latency.
+    var position: Double {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Double(bytes / 4) / Double(Self.rate)
+    }
+
+    /// Stops recording and loads the samples.
+    func stop() {
+        // SIGKILL: children of the test runner inherit its blocked SIGTERM, and parec writes straight to the file.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Seconds of audio recorded.
+    var duration: Double { Double(samples.count) / Double(Self.rate) }
+
+    /// The amplitude of `frequency` in each 1024-sample window (about 21 ms).
+    func toneLevels(frequency: Double) -> [Double] {
+        let window = 1024
+        let hann = (0..<window).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window - 1)) }
+        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(Self.rate))
+        return stride(from: 0, to: samples.count - window, by: window).map { start in
+            var s1 = 0.0, s2 = 0.0
+            for i in 0..<window {
+                let s = Double(samples[start + i]) * hann[i] + coefficient * s1 - s2
+                s2 = s1
+                s1 = s
+            }
+            let power = max(0, s1 * s1 + s2 * s2 - coefficient * s1 * s2)
+            return 2 * power.squareRoot() / (Double(window) / 2)
+        }
+    }
+
+    /// The typical level of `frequency` while it sounds: the median of windows above `floor`.
+    func heardLevel(frequency: Double, floor: Double = 0.01) -> Double {
+        let loud = toneLevels(frequency: frequency).filter { $0 > floor }.sorted()
+        return loud.isEmpty ? 0 : loud[loud.count / 2]
+    }
+
+    /// Seconds from the start of the recording to the first window where `frequency` exceeds `floor`.
+    func firstHeard(frequency: Double, floor: Double = 0.01) -> Double? {
+        toneLevels(frequency: frequency).firstIndex { $0 > floor }.map { Double($0 * 1024) / Double(Self.rate) }
+    }
+
+    /// Seconds from the start of the recording to the end of the last window where `frequency` exceeds `floor`.
+    func lastHeard(frequency: Double, floor: Double = 0.01) -> Double? {
+        toneLevels(frequency: frequency).lastIndex { $0 > floor }.map { Double(($0 + 1) * 1024) / Double(Self.rate) }
+    }
+
+    /// How long `frequency` was above `floor`, in seconds.
+    func heardDuration(frequency: Double, floor: Double = 0.01) -> Double {
+        Double(toneLevels(frequency: frequency).filter { $0 > floor }.count * 1024) / Double(Self.rate)
+    }
+
+    /// The loudest sample in a time range, in seconds from the start.
+    func peak(from: Double, to: Double) -> Float {
+        let lower = max(0, Int(from * Double(Self.rate))), upper = min(samples.count, Int(to * Double(Self.rate)))
+        guard lower < upper else { return 0 }
+        return samples[lower..<upper].map(abs).max() ?? 0
+    }
+}

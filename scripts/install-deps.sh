@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs the Debian packages Herald builds and tests with, when any is missing. Needs root.
+set -eu
+PACKAGES="pulseaudio pulseaudio-utils libpulse-dev libsndfile1-dev libsqlite3-dev pkg-config"
+missing=""
+for package in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
