@@ -1,0 +1,28 @@
+#!/bin/sh
+# Herald's main job on this machine, from nothing: installs what is missing, starts a PulseAudio
+# server with a null sink if none answers, builds, and plays a sample with the safeguard using the
+# built-in defaults (SQLite under ~/.local/state/herald, the default sink). Needs root for apt.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+if ! pactl info >/dev/null 2>&1; then
+    echo "no PulseAudio server answers: starting one with a null sink" >&2
+    pulseaudio -D --exit-idle-time=-1 -n -L "module-null-sink sink_name=herald_null" -L module-native-protocol-unix
+    # pactl info answers once the socket is up.
+    tries=0
+    until pactl info >/dev/null 2>&1; do
+        tries=$((tries + 1)); [ $tries -lt 50 ] || { echo "PulseAudio did not start" >&2; exit 1; }
+        sleep 0.1
+    done
+fi
+if [ -z "$(pactl list short sinks)" ]; then
+    echo "the server has no sink: loading a null sink" >&2
+    pactl load-module module-null-sink sink_name=herald_null >/dev/null
+fi
+
+swift build --product herald
+herald="$(swift build --show-bin-path)/herald"
+"$herald" status
+"$herald" play Sounds/samples/two-tone-chime.wav
+"$herald" history --limit 1
