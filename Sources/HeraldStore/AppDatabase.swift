@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 import HeraldCore
 
@@ -19,7 +22,21 @@ public struct AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        try self.init(DatabaseQueue(path: path, configuration: configuration))
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        // Two processes opening a new file at once would both create the tables; GRDB's migrator
+        // does not guard against another process, so an exclusive lock file serializes migrations.
+        self.writer = queue
+        try Self.withExclusiveLock(path: path + ".migrate-lock") { try Self.migrator.migrate(queue) }
+    }
+
+    private static func withExclusiveLock(path: String, _ body: () throws -> Void) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { close(descriptor) }  // Closing releases the lock.
+        _ = flock(descriptor, LOCK_EX)
+        try body()
     }
 
     /// Wraps an open database (an in-memory queue in tests) and migrates it.

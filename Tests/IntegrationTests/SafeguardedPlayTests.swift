@@ -193,4 +193,41 @@ final class SafeguardedPlayTests {
         let wouldDo = report["safeguard_would_do"] as? [String] ?? []
         #expect(wouldDo == ["unmute the sink", "raise the sink 20% -> 70%", "duck test-music 80% -> 24%"])
     }
+
+    @Test func ctrlCFadesOutRestoresAndLogsInterrupted() throws {
+        let harness = try HeraldHarness()
+        try SoundServer.setSink(volumes: ["20%"], muted: true)
+        let before = try SoundServer.readSink()
+        let play = try harness.startPlay(try harness.toneFile(seconds: 6, name: "long"))
+        try SoundServer.waitFor("Herald's stream") { try HeraldHarness.heraldIsPlaying() }
+        let interrupted = ContinuousClock.now
+        kill(play.processIdentifier, SIGINT)
+        play.waitUntilExit()
+        let stopTime = ContinuousClock.now - interrupted
+        #expect(play.terminationStatus == 0)
+        #expect(stopTime < .seconds(2), "stopped in \(stopTime), not after the 6 s clip")
+        #expect(try SoundServer.readSink() == before)
+        #expect(try harness.history().first?["outcome"] as? String == "interrupted")
+    }
+
+    @Test func twoPlaysAtOnceTakeTurnsAndRestoreOnce() throws {
+        let harness = try HeraldHarness()
+        try SoundServer.setSink(volumes: ["20%"], muted: true)
+        let before = try SoundServer.readSink()
+        let clip = try harness.toneFile(seconds: 1, name: "one")
+        let monitor = try MonitorRecording()
+        let first = try harness.startPlay(clip)
+        let second = try harness.startPlay(clip)
+        first.waitUntilExit()
+        second.waitUntilExit()
+        usleep(200_000)
+        monitor.stop()
+        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        // Overlapping clips would be heard for about 1 s, louder; taking turns, for 2 s at one level.
+        let heard = monitor.heardDuration(frequency: HeraldHarness.announcementTone)
+        #expect(abs(heard - 2) < 0.2, "heard for \(heard) s")
+        #expect(abs(monitor.heardLevel(frequency: HeraldHarness.announcementTone) - 0.5 * 0.343) < 0.03)
+        #expect(try SoundServer.readSink() == before)
+        #expect(try harness.history().compactMap { $0["outcome"] as? String } == ["played", "played"])
+    }
 }
