@@ -69,7 +69,7 @@ public struct FilePlayer: Sendable {
         let playCalled = ContinuousClock.now
         let playback: Result<PlaybackReport, any Error>
         do {
-            playback = .success(try await sound.play(clip.withLeadingSilence(milliseconds: leadIn),
+            playback = .success(try await sound.play(.clip(clip.withLeadingSilence(milliseconds: leadIn)),
                                                      onSink: sinkName, mediaRole: "event"))
         } catch {
             playback = .failure(error)

@@ -100,8 +100,9 @@ public protocol SoundSystem: Sendable {
     func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws
     /// Stream and sink changes, for ducking streams that appear during an announcement.
     func events() async throws -> AsyncStream<SoundEvent>
-    /// Plays `clip` on the sink and returns once it has been heard to the end.
-    func play(_ clip: Clip, onSink sink: String, mediaRole: String) async throws -> PlaybackReport
+    /// Plays `audio` on the sink and returns once it has been heard to the end. A stream starts
+    /// playing with its first chunk, while the rest is still being produced.
+    func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport
 }
 
 /// Failures of the sound server, each with a message a person can act on.

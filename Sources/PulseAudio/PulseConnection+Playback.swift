@@ -6,21 +6,38 @@ extension PulseConnection {
     ///
     /// The stream carries `application.name=Herald` (from the context) and `media.role`.
     /// Cancelling the calling task fades the stream out over `fadeMilliseconds` and stops it.
-    public func play(_ clip: Clip, onSink sinkName: String, mediaRole: String,
+    public func play(_ audio: AudioSource, onSink sinkName: String, mediaRole: String,
                      fadeMilliseconds: Int = 150) async throws -> PlaybackReport {
-        let playback = PulsePlayback(clip: clip)
-        let limit = Duration.milliseconds(clip.durationMilliseconds) + requestTimeout + .seconds(2)
+        let playback = PulsePlayback()
         let watchdog = Task { [weak self] in
+            // A finished clip has a known length; a stream gets a bound per chunk instead.
+            let limit = Duration.milliseconds(audio.knownDurationMilliseconds ?? 60_000) + (self?.requestTimeout ?? .zero) + .seconds(2)
             guard (try? await Task.sleep(for: limit)) != nil else { return }
             self?.withLock { playback.finish(.timedOut("playback did not finish within \(limit)")) }
         }
         defer { watchdog.cancel() }
+        var feeder: Task<Void, Never>?
+        defer { feeder?.cancel() }
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     withLock {
-                        playback.start(continuation, context: context, clip: clip, sinkName: sinkName,
+                        playback.start(continuation, context: context, format: audio.format, sinkName: sinkName,
                                        mediaRole: mediaRole)
+                        switch audio {
+                        case .clip(let clip):
+                            playback.append(clip.samples)
+                            playback.finishInput()
+                        case .stream(_, let chunks):
+                            feeder = Task { [weak self] in
+                                do {
+                                    for try await chunk in chunks { self?.withLock { playback.append(chunk) } }
+                                    self?.withLock { playback.finishInput() }
+                                } catch {
+                                    self?.withLock { playback.finish(.operationFailed("audio source failed: \(error)")) }
+                                }
+                            }
+                        }
                     }
                 }
             } onCancel: {

@@ -8,34 +8,39 @@ import HeraldCore
 /// `PulseConnection.play` holds it until `tearDown()` has cleared them.
 final class PulsePlayback: @unchecked Sendable {
     private var stream: OpaquePointer?
-    private let bytes: [UInt8]
+    /// Everything received so far, as float32 bytes; `offset` of them are written to the server.
+    private var bytes: [UInt8] = []
     private var offset = 0
+    /// True once the producer has delivered its last chunk.
+    private var inputFinished = false
     private var draining = false
     private var continuation: CheckedContinuation<Void, any Error>?
     let requestedAt = ContinuousClock.now
     private(set) var startedAt: ContinuousClock.Instant?
     private(set) var stoppedEarly = false
 
-    init(clip: Clip) {
-        bytes = clip.samples.withUnsafeBytes { Array($0) }
-    }
+    init() {}
 
     /// How long the server may hold a new stream's data ahead of the speaker. A large target
     /// buffer lets the server rewind what the sink already rendered ahead, so the first sample is
     /// heard at once instead of after up to two seconds (DESIGN.md, "What was measured").
     static let bufferMicroseconds: UInt64 = 2_000_000
+    /// Playback starts once this much is buffered. Small, so streamed speech starts with its first
+    /// chunk; not zero, because a stream with no prebuffer that runs dry has the next data it gets
+    /// placed behind the read index and silently skipped (about 200 ms after an idle period).
+    static let prebufferMicroseconds: UInt64 = 20_000
 
     /// Creates and connects the stream. Called with the mainloop lock held.
     func start(_ continuation: CheckedContinuation<Void, any Error>, context: OpaquePointer,
-               clip: Clip, sinkName: String, mediaRole: String) {
+               format: AudioFormat, sinkName: String, mediaRole: String) {
         self.continuation = continuation
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(clip.sampleRate),
-                                  channels: UInt8(clip.channelCount))
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate),
+                                  channels: UInt8(clamping: format.channelCount))
         guard pa_sample_spec_valid(&spec) != 0 else {
-            return finish(.operationFailed("unplayable sample format: \(clip.sampleRate) Hz, \(clip.channelCount) channels"))
+            return finish(.operationFailed("unplayable sample format: \(format.sampleRate) Hz, \(format.channelCount) channels"))
         }
         var map = pa_channel_map()
-        pa_channel_map_init_auto(&map, UInt32(clip.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        pa_channel_map_init_auto(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
         let properties = pa_proplist_new()
         defer { pa_proplist_free(properties) }
         _ = pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, mediaRole)
@@ -58,7 +63,7 @@ final class PulsePlayback: @unchecked Sendable {
         let unset = UInt32.max  // libpulse's "(uint32_t) -1": let the server choose
         var attributes = pa_buffer_attr(
             maxlength: unset, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicroseconds, &spec)),
-            prebuf: unset, minreq: unset, fragsize: unset)
+            prebuf: UInt32(pa_usec_to_bytes(Self.prebufferMicroseconds, &spec)), minreq: unset, fragsize: unset)
         if pa_stream_connect_playback(stream, sinkName, &attributes, PA_STREAM_NOFLAGS, nil, nil) < 0 {
             finish(.operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(context))"))
         }
@@ -76,6 +81,24 @@ final class PulsePlayback: @unchecked Sendable {
         }
     }
 
+    /// Adds produced samples and writes what the server can take now. Called with the lock held.
+    func append(_ samples: [Float]) {
+        samples.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        writeWhatFits()
+    }
+
+    /// Marks the end of the input; the stream drains once everything is written. Lock held.
+    func finishInput() {
+        inputFinished = true
+        writeWhatFits()
+    }
+
+    private func writeWhatFits() {
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        let writable = pa_stream_writable_size(stream)
+        if writable != Int.max && writable > 0 { write(upTo: writable) } else if inputFinished { write(upTo: 0) }
+    }
+
     private func write(upTo length: Int) {
         guard let stream, !draining else { return }
         let count = min(length, bytes.count - offset)
@@ -88,7 +111,7 @@ final class PulsePlayback: @unchecked Sendable {
             }
             offset += count
         }
-        if offset >= bytes.count {
+        if inputFinished && offset >= bytes.count {
             // Draining also starts a stream whose data never reached the prebuffer mark.
             draining = true
             let operation = pa_stream_drain(stream, { stream, success, userdata in

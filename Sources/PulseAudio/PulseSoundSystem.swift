@@ -8,7 +8,7 @@ extension PulseConnection: SoundSystem {
         try await setSinkInputVolume(index: index, to: volumes)
     }
 
-    public func play(_ clip: Clip, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
-        try await play(clip, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
+    public func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
+        try await play(audio, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
 }

@@ -53,12 +53,12 @@ actor InMemorySoundSystem: SoundSystem {
         return stream
     }
 
-    func play(_ clip: Clip, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
+    func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
         sinkWhilePlaying = self.sink
         streamsWhilePlaying = streamList
         changes.append("play")
         if let duringPlay { await duringPlay(self) }
-        return PlaybackReport(startMilliseconds: 1, totalMilliseconds: clip.durationMilliseconds, stoppedEarly: false)
+        return PlaybackReport(startMilliseconds: 1, totalMilliseconds: audio.knownDurationMilliseconds ?? 0, stoppedEarly: false)
     }
 
     // What a user or another application does.

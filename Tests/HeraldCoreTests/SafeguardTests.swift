@@ -16,7 +16,7 @@ import Testing
     @discardableResult
     func announce(_ safeguard: Safeguard, _ sound: InMemorySoundSystem) async throws -> Safeguard.Restoration? {
         guard case .opened = try await safeguard.open(sinkName: "speaker") else { return nil }
-        _ = try await sound.play(clip, onSink: "speaker", mediaRole: "event")
+        _ = try await sound.play(.clip(clip), onSink: "speaker", mediaRole: "event")
         return await safeguard.close()
     }
 
