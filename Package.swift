@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(
             name: "CSndFile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CEspeakNG", pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]),
 
         // Pure policy and models: no C, no I/O.
         .target(
@@ -32,6 +35,10 @@ let package = Package(
             name: "PulseAudio",
             dependencies: ["CPulse", "HeraldCore", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SoundFile", dependencies: ["CSndFile", "HeraldCore"]),
+        // Synthesizers, amount grammars, voice packs, the clip cache.
+        .target(
+            name: "Speech",
+            dependencies: ["CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore"]),
         .target(
             name: "HeraldStore",
             dependencies: ["HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -46,7 +53,7 @@ let package = Package(
         .target(
             name: "HeraldApp",
             dependencies: [
-                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig",
+                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
@@ -62,6 +69,7 @@ let package = Package(
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SoundFile", "HeraldCore", "HeraldStore"]),

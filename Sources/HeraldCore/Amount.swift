@@ -1,0 +1,101 @@
+/// A currency Herald can speak, with the number of decimals its minor unit takes.
+public struct Currency: Sendable, Hashable {
+    public var code: String
+    public var minorDigits: Int
+
+    public init(code: String, minorDigits: Int) {
+        self.code = code
+        self.minorDigits = minorDigits
+    }
+
+    public static let usd = Currency(code: "USD", minorDigits: 2)
+    public static let eur = Currency(code: "EUR", minorDigits: 2)
+    public static let gbp = Currency(code: "GBP", minorDigits: 2)
+    public static let jpy = Currency(code: "JPY", minorDigits: 0)
+    public static let cny = Currency(code: "CNY", minorDigits: 2)
+    public static let all: [Currency] = [.usd, .eur, .gbp, .jpy, .cny]
+
+    /// The currency with ISO code `code` (any case), if Herald speaks it.
+    public static func named(_ code: String) -> Currency? {
+        all.first { $0.code == code.uppercased() }
+    }
+}
+
+/// An exact money amount in integer minor units (cents): never binary floating point.
+public struct Amount: Sendable, Hashable, CustomStringConvertible {
+    public var minorUnits: Int64
+    public var currency: Currency
+
+    /// The largest amount Herald speaks: 999,999,999.99.
+    public static let maximumMajorUnits: Int64 = 999_999_999
+
+    public init(minorUnits: Int64, currency: Currency) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    public var scale: Int64 { (0..<currency.minorDigits).reduce(1) { value, _ in value * 10 } }
+    public var majorUnits: Int64 { minorUnits / scale }
+    public var fraction: Int64 { minorUnits % scale }
+
+    /// `25.30 USD`.
+    public var description: String {
+        guard currency.minorDigits > 0 else { return "\(majorUnits) \(currency.code)" }
+        let digits = String(fraction)
+        let padded = String(repeating: "0", count: currency.minorDigits - digits.count) + digits
+        return "\(majorUnits).\(padded) \(currency.code)"
+    }
+
+    /// Parses a decimal such as `25.3`, `25.30` or `1000`, exactly.
+    /// - Throws: `AmountError` saying what is wrong with `text`.
+    public static func parse(_ text: String, currency: Currency) throws -> Amount {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw AmountError.empty }
+        let lowered = trimmed.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "+-"))
+        if ["nan", "inf", "infinity", "snan"].contains(lowered) { throw AmountError.notANumber(trimmed) }
+        if trimmed.hasPrefix("-") { throw AmountError.negative(trimmed) }
+        let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = String(parts[0]), decimals = parts.count > 1 ? String(parts[1]) : ""
+        let isDigits = { (s: String) in s.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard !whole.isEmpty, isDigits(whole), isDigits(decimals), parts.count == 1 || !decimals.isEmpty else {
+            throw AmountError.notNumeric(trimmed)
+        }
+        guard decimals.count <= currency.minorDigits else {
+            throw AmountError.tooManyDecimals(trimmed, currency: currency)
+        }
+        let significant = whole.drop { $0 == "0" }
+        guard significant.count <= 9, let major = Int64(significant.isEmpty ? "0" : String(significant)),
+              major <= maximumMajorUnits else {
+            throw AmountError.tooLarge(trimmed)
+        }
+        let paddedDecimals = decimals + String(repeating: "0", count: currency.minorDigits - decimals.count)
+        let minor = paddedDecimals.isEmpty ? 0 : Int64(paddedDecimals)!
+        var amount = Amount(minorUnits: 0, currency: currency)
+        amount.minorUnits = major * amount.scale + minor
+        return amount
+    }
+}
+
+/// What is wrong with an amount, and what to write instead.
+public enum AmountError: Error, Equatable, CustomStringConvertible {
+    case empty
+    case notANumber(String)
+    case negative(String)
+    case notNumeric(String)
+    case tooManyDecimals(String, currency: Currency)
+    case tooLarge(String)
+
+    public var description: String {
+        switch self {
+        case .empty: "amount: empty; write it like 25.30"
+        case .notANumber(let text): "amount: '\(text)' is not a number; write it like 25.30"
+        case .negative(let text): "amount: '\(text)' is negative; Herald announces payments received, write a positive amount"
+        case .notNumeric(let text): "amount: '\(text)' is not a plain decimal; write digits with an optional point, like 1250.75 (no separators, no exponent)"
+        case .tooManyDecimals(let text, let currency):
+            "amount: '\(text)' has more decimals than \(currency.code) has (\(currency.minorDigits))"
+        case .tooLarge(let text): "amount: '\(text)' is too large; the most Herald speaks is 999999999.99"
+        }
+    }
+}
+
+import Foundation
