@@ -38,14 +38,14 @@ let package = Package(
         // Synthesizers, amount grammars, voice packs, the clip cache.
         .target(
             name: "Speech",
-            dependencies: ["CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore"]),
+            dependencies: ["CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "HeraldStore",
             dependencies: ["HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "HeraldConfig",
             dependencies: [
-                "HeraldCore",
+                "HeraldCore", "Speech",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -67,7 +67,7 @@ let package = Package(
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldCore"]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
         .testTarget(

@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldStore
 import Logging
 import PulseAudio
+import Speech
 
 /// What every command works with: the validated config, the database and a logger.
 public struct HeraldContext: Sendable {
@@ -26,6 +27,17 @@ public struct HeraldContext: Sendable {
     public var lockPath: String {
         ((configuration.databasePath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("safeguard.lock")
+    }
+
+    /// The clip cache in the configured folder, indexed in this database.
+    public var clipCache: ClipCache {
+        ClipCache(directory: configuration.cache.directory, maxBytes: configuration.cache.maxBytes, database: database)
+    }
+
+    /// Text and payments to audio, with this config's engine, voices, packs and cache.
+    public func makeRenderer() -> SpeechRenderer {
+        SpeechRenderer(settings: configuration.speech, synthesizer: configuration.speech.makeSynthesizer(),
+                       cache: clipCache, logger: logger)
     }
 
     /// A fresh connection to the sound server.

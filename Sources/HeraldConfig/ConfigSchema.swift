@@ -1,29 +1,38 @@
-/// Every key Herald reads, with its default as written in `Config/herald.yaml`.
+/// Every key Herald reads, with its kind; the defaults are written in `Config/herald.yaml`.
 ///
 /// Keys not listed here are typos or leftovers; `herald config check` names them.
 enum ConfigSchema {
-    /// Dotted key -> default, in the order of the commented file.
-    static let keys: [(key: String, defaultValue: String)] = [
-        ("sink", ""),
-        ("safeguard.min_volume", "50%"),
-        ("safeguard.target_volume", "70%"),
-        ("safeguard.max_volume", "100%"),
-        ("safeguard.duck_level", "30%"),
-        ("safeguard.ramp_ms", "150"),
-        ("safeguard.lead_in_ms", "150"),
-        ("safeguard.mute", "override"),
-        ("database.path", ""),
+    enum Kind {
+        /// One value.
+        case scalar
+        /// A list of values.
+        case list
+        /// A mapping whose keys the user chooses (voice aliases, phrases per language).
+        case openMapping
+    }
+
+    static let keys: [String: Kind] = [
+        "sink": .scalar, "sounds": .scalar,
+        "safeguard.min_volume": .scalar, "safeguard.target_volume": .scalar, "safeguard.max_volume": .scalar,
+        "safeguard.duck_level": .scalar, "safeguard.ramp_ms": .scalar, "safeguard.lead_in_ms": .scalar,
+        "safeguard.lead_in": .scalar, "safeguard.mute": .scalar,
+        "database.path": .scalar,
+        "speech.engine": .scalar, "speech.command": .scalar, "speech.command_timeout_ms": .scalar,
+        "speech.language": .scalar, "speech.voice": .scalar, "speech.rate": .scalar, "speech.pitch": .scalar,
+        "speech.currency": .scalar, "speech.packs": .scalar,
+        "speech.voices": .openMapping, "speech.phrases": .openMapping,
+        "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,
+        "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 
-    static let leafKeys = Set(keys.map(\.key))
-    /// Keys that hold a mapping of further keys.
-    static let sections: Set<String> = Set(keys.compactMap { entry in
-        entry.key.split(separator: ".").count > 1 ? String(entry.key.split(separator: ".")[0]) : nil
+    /// Keys that hold a mapping of further known keys.
+    static let sections: Set<String> = Set(keys.keys.compactMap { key in
+        key.contains(".") ? String(key.split(separator: ".")[0]) : nil
     })
 
     /// The known key closest to `key`, to suggest for a typo.
     static func suggestion(for key: String) -> String? {
-        let candidates = Array(leafKeys) + Array(sections)
+        let candidates = Array(keys.keys) + Array(sections)
         let scored = candidates.map { ($0, editDistance($0, key)) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= max(2, key.count / 3) else { return nil }
         return best
@@ -31,15 +40,17 @@ enum ConfigSchema {
 
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
+            for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1,
                                  previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             previous = current
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HeraldCore
+import Speech
 
 /// Reads each key through swift-configuration, parses and range-checks it, and collects problems
 /// with the line the key sits on.
@@ -29,6 +30,13 @@ struct ConfigValues {
         safeguard.duckLevel = percent("safeguard.duck_level", range: 0...100).map { $0 / 100 } ?? safeguard.duckLevel
         safeguard.rampMilliseconds = milliseconds("safeguard.ramp_ms") ?? safeguard.rampMilliseconds
         safeguard.leadInMilliseconds = milliseconds("safeguard.lead_in_ms") ?? safeguard.leadInMilliseconds
+        if let leadIn = string("safeguard.lead_in"), !leadIn.isEmpty {
+            if let policy = LeadInPolicy(rawValue: leadIn.lowercased()) {
+                safeguard.leadIn = policy
+            } else {
+                report("safeguard.lead_in", "'\(leadIn)' is not a lead-in policy; use auto, always or never")
+            }
+        }
         if let mute = string("safeguard.mute") {
             if let policy = MutePolicy(rawValue: mute.lowercased()) {
                 safeguard.mutePolicy = policy
@@ -43,18 +51,120 @@ struct ConfigValues {
             report("safeguard.target_volume", "\(safeguard.targetVolume) is above max_volume \(safeguard.maxVolume); make target_volume <= max_volume")
         }
         result.safeguard = safeguard
-        if let path = string("database.path"), !path.isEmpty {
-            result.databasePath = path.hasPrefix("/") ? path
-                : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+        if let path = string("database.path"), !path.isEmpty { result.databasePath = relativeToFile(path) }
+        if let sounds = string("sounds"), !sounds.isEmpty { result.soundsDirectory = relativeToFile(sounds) }
+        result.speech = speech(defaults: defaults.speech, soundsDirectory: result.soundsDirectory)
+        readCache(into: &result.cache)
+        for priority in Priority.allCases {
+            guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
+                result.chimes[priority] = nil
+                continue
+            }
+            if name.isEmpty || name.lowercased() == "none" {
+                result.chimes[priority] = nil
+                continue
+            }
+            let path = HeraldConfiguration.chimePath(name, in: result.soundsDirectory)
+            if FileManager.default.fileExists(atPath: path) {
+                result.chimes[priority] = path
+            } else {
+                report("chimes.\(priority.rawValue)", "no chime file \(path); use a name from Sounds/chimes (alert, ding, bell) or a path")
+            }
         }
         return result
+    }
+
+    private func relativeToFile(_ path: String) -> String {
+        path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+    }
+
+    private mutating func speech(defaults: SpeechSettings, soundsDirectory: String) -> SpeechSettings {
+        var speech = defaults
+        speech.packsDirectory = (soundsDirectory as NSString).appendingPathComponent("voices")
+        if let engine = string("speech.engine"), !engine.isEmpty {
+            if let parsed = SpeechSettings.Engine(rawValue: engine.lowercased()) {
+                speech.engine = parsed
+            } else {
+                report("speech.engine", "'\(engine)' is not an engine; use espeak-ng or command")
+            }
+        }
+        if let command = string("speech.command") { speech.command = command }
+        if speech.engine == .command && speech.command.trimmingCharacters(in: .whitespaces).isEmpty {
+            report("speech.engine", "the command engine needs speech.command, e.g. \"espeak-ng --stdout -v {voice}\"")
+        }
+        speech.commandTimeoutMilliseconds = integer("speech.command_timeout_ms", range: 100...120_000) ?? speech.commandTimeoutMilliseconds
+        if let language = string("speech.language"), !language.isEmpty {
+            if (try? AmountGrammars.grammar(for: language)) != nil {
+                speech.language = language
+            } else {
+                report("speech.language", "'\(language)' is not a language Herald speaks; use en or zh")
+            }
+        }
+        if let voice = string("speech.voice") { speech.voice = voice }
+        speech.rate = integer("speech.rate", range: 80...450) ?? speech.rate
+        speech.pitch = integer("speech.pitch", range: 0...100) ?? speech.pitch
+        if let code = string("speech.currency"), !code.isEmpty {
+            if let currency = Currency.named(code) {
+                speech.currency = currency
+            } else {
+                report("speech.currency", "'\(code)' is not a currency Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))")
+            }
+        }
+        if let packs = string("speech.packs"), !packs.isEmpty { speech.packsDirectory = relativeToFile(packs) }
+        for (alias, _) in layout.mappings["speech.voices"] ?? [] {
+            if let voice = string("speech.voices.\(alias)"), !voice.isEmpty { speech.voiceAliases[alias.lowercased()] = voice }
+        }
+        for (language, _) in layout.mappings["speech.phrases"] ?? [] {
+            guard let template = string("speech.phrases.\(language)") else { continue }
+            if template.components(separatedBy: "{amount}").count != 2 {
+                report("speech.phrases.\(language)", "'\(template)' must contain {amount} exactly once")
+            } else {
+                speech.phrases[language.lowercased()] = template
+            }
+        }
+        return speech
+    }
+
+    private mutating func readCache(into cache: inout HeraldConfiguration.CacheSettings) {
+        if let path = string("cache.path"), !path.isEmpty { cache.directory = relativeToFile(path) }
+        if let size = string("cache.max_bytes"), !size.isEmpty {
+            if let bytes = Self.byteCount(size) {
+                cache.maxBytes = bytes
+            } else {
+                report("cache.max_bytes", "'\(size)' is not a size; write it like 50MB, 500KB or 1GB")
+            }
+        }
+        if layout.listItems["cache.warm"] != nil {
+            cache.warm = (reader.stringArray(forKey: configKey("cache.warm")) ?? []).filter { !$0.isEmpty }
+        }
+    }
+
+    /// `50MB`, `500 KB`, `1GB` or plain bytes.
+    static func byteCount(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Int64)] = [("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000), ("B", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let value = Int64(number), value > 0 else { return nil }
+            return value * factor
+        }
+        return Int64(trimmed).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    private mutating func integer(_ key: String, range: ClosedRange<Int>) -> Int? {
+        guard let text = string(key)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            report(key, "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return value
     }
 
     private mutating func report(_ key: String, _ message: String) {
         problems.append(ConfigProblem(file: file, line: layout.lines[key], key: key, message: message))
     }
 
-    private func configKey(_ key: String) -> ConfigKey {
+    func configKey(_ key: String) -> ConfigKey {
         ConfigKey(key.split(separator: ".").map(String.init))
     }
 

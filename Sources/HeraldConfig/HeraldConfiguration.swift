@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HeraldCore
+import Speech
 import SystemPackage
 
 /// Herald's settings, read once from the YAML file and validated.
@@ -12,12 +13,59 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var databasePath: String
     /// Where the lock and, by default, the database live.
     public var stateDirectory: String
+    public var speech: SpeechSettings
+    public var cache: CacheSettings
+    /// Chime file per priority (a path; nil for none).
+    public var chimes: [Priority: String]
+    /// The project's `Sounds` folder: chimes, voice packs, samples.
+    public var soundsDirectory: String
+
+    /// The clip cache's place, size cap and warm list.
+    public struct CacheSettings: Sendable, Equatable {
+        public var directory: String
+        public var maxBytes: Int64
+        /// Sentences `herald cache warm` renders ahead of time.
+        public var warm: [String]
+    }
 
     /// The built-in defaults, with the state under `stateDirectory`.
-    public static func defaults(stateDirectory: String) -> HeraldConfiguration {
-        HeraldConfiguration(file: nil, safeguard: .defaults,
-                            databasePath: (stateDirectory as NSString).appendingPathComponent("herald.sqlite"),
-                            stateDirectory: stateDirectory)
+    public static func defaults(stateDirectory: String, soundsDirectory: String = defaultSoundsDirectory())
+        -> HeraldConfiguration {
+        var speech = SpeechSettings()
+        speech.packsDirectory = (soundsDirectory as NSString).appendingPathComponent("voices")
+        return HeraldConfiguration(
+            file: nil, safeguard: .defaults,
+            databasePath: (stateDirectory as NSString).appendingPathComponent("herald.sqlite"),
+            stateDirectory: stateDirectory, speech: speech,
+            cache: CacheSettings(directory: (stateDirectory as NSString).appendingPathComponent("cache"),
+                                 maxBytes: 50_000_000, warm: []),
+            chimes: defaultChimes.mapValues { chimePath($0, in: soundsDirectory) },
+            soundsDirectory: soundsDirectory)
+    }
+
+    /// A chime before critical announcements only: a payment's first word should come first.
+    public static let defaultChimes: [Priority: String] = [.critical: "alert"]
+
+    /// `Sounds/chimes/NAME.flac`, or `name` itself when it is a path.
+    public static func chimePath(_ name: String, in soundsDirectory: String) -> String {
+        name.contains("/") ? name : (soundsDirectory as NSString).appendingPathComponent("chimes/\(name).flac")
+    }
+
+    /// `$HERALD_SOUNDS`, else a `Sounds` folder beside or above the executable (a build tree),
+    /// else `/usr/local/share/herald/Sounds`.
+    public static func defaultSoundsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String {
+        if let path = environment["HERALD_SOUNDS"], !path.isEmpty { return path }
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "/").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = folder.appendingPathComponent("Sounds")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("chimes").path) {
+                return candidate.path
+            }
+            folder.deleteLastPathComponent()
+        }
+        return "/usr/local/share/herald/Sounds"
     }
 
     /// The config file to use: `--config`, else `HERALD_CONFIG`, else none (built-in defaults).

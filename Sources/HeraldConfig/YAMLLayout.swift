@@ -8,6 +8,10 @@ struct YAMLLayout {
     /// Dotted key -> 1-based line.
     var lines: [String: Int] = [:]
     var problems: [ConfigProblem] = []
+    /// The entries of open mappings (`speech.voices`), in file order.
+    var mappings: [String: [(String, String)]] = [:]
+    /// The items of lists (`cache.warm`).
+    var listItems: [String: [String]] = [:]
     /// False when the text is not YAML at all, so no value can be read.
     var isParsable = true
 
@@ -49,16 +53,46 @@ struct YAMLLayout {
                     problems.append(ConfigProblem(file: file, line: line, key: key,
                                                   message: "must be a section of keys, not a single value"))
                 }
-            } else if ConfigSchema.leafKeys.contains(key) {
-                if case .scalar = value { continue }
-                problems.append(ConfigProblem(file: file, line: line, key: key,
-                                              message: "must be a single value, not a list or section"))
+            } else if let kind = ConfigSchema.keys[key] {
+                switch (kind, value) {
+                case (.scalar, .scalar), (.list, .sequence), (.openMapping, .mapping):
+                    if case .mapping(let entries) = value { record(entries, prefix: key, file: file) }
+                    if case .sequence(let items) = value { listItems[key] = items.map { $0.string ?? "" } }
+                case (.list, .scalar(let scalar)) where scalar.string.isEmpty || scalar.string == "null":
+                    listItems[key] = []
+                case (.openMapping, .scalar(let scalar)) where scalar.string.isEmpty || scalar.string == "null":
+                    continue
+                case (.scalar, _):
+                    problems.append(ConfigProblem(file: file, line: line, key: key,
+                                                  message: "must be a single value, not a list or section"))
+                case (.list, _):
+                    problems.append(ConfigProblem(file: file, line: line, key: key, message: "must be a list (- item)"))
+                case (.openMapping, _):
+                    problems.append(ConfigProblem(file: file, line: line, key: key,
+                                                  message: "must be a section of name: value pairs"))
+                }
             } else {
                 let hint = ConfigSchema.suggestion(for: key).map { "; did you mean '\($0)'?" }
                     ?? "; see Config/herald.yaml for the known keys"
                 problems.append(ConfigProblem(file: file, line: line, key: key, message: "unknown key\(hint)"))
             }
         }
+    }
+
+    /// Records the entries of an open mapping (name: value) with their lines.
+    private mutating func record(_ mapping: Node.Mapping, prefix: String, file: String) {
+        var entries: [(String, String)] = []
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? "?"
+            lines["\(prefix).\(name)"] = keyNode.mark?.line
+            guard case .scalar(let scalar) = value else {
+                problems.append(ConfigProblem(file: file, line: keyNode.mark?.line, key: "\(prefix).\(name)",
+                                              message: "must be a single value"))
+                continue
+            }
+            entries.append((name, scalar.string))
+        }
+        mappings[prefix] = entries
     }
 
     private static func problem(for error: YamlError, file: String) -> ConfigProblem {

@@ -6,6 +6,15 @@ public enum MutePolicy: String, Sendable, Codable, CaseIterable {
     case respect
 }
 
+/// When to play the lead-in silence.
+public enum LeadInPolicy: String, Sendable, Codable, CaseIterable {
+    /// Only when the sink was not already running (suspended or idle): a waking sink or a
+    /// Bluetooth speaker eats the first moment; a running one does not.
+    case auto
+    case always
+    case never
+}
+
 /// The safeguard's thresholds, already validated (see `HeraldConfig`).
 public struct SafeguardSettings: Sendable, Equatable {
     /// Configured sink name; nil means the server's default sink at the time of playing.
@@ -22,6 +31,7 @@ public struct SafeguardSettings: Sendable, Equatable {
     public var rampMilliseconds: Int
     /// Silence before the first sample, so a waking sink does not eat the start.
     public var leadInMilliseconds: Int
+    public var leadIn: LeadInPolicy
     public var mutePolicy: MutePolicy
 
     public init(sinkName: String? = nil,
@@ -31,6 +41,7 @@ public struct SafeguardSettings: Sendable, Equatable {
                 duckLevel: Double = 0.3,
                 rampMilliseconds: Int = 150,
                 leadInMilliseconds: Int = 150,
+                leadIn: LeadInPolicy = .auto,
                 mutePolicy: MutePolicy = .override) {
         self.sinkName = sinkName
         self.minVolume = minVolume
@@ -39,7 +50,17 @@ public struct SafeguardSettings: Sendable, Equatable {
         self.duckLevel = duckLevel
         self.rampMilliseconds = rampMilliseconds
         self.leadInMilliseconds = leadInMilliseconds
+        self.leadIn = leadIn
         self.mutePolicy = mutePolicy
+    }
+
+    /// The lead-in to play before the first sample, given the sink's state before the safeguard opened.
+    public func leadIn(for state: SinkRunState) -> Int {
+        switch leadIn {
+        case .always: leadInMilliseconds
+        case .never: 0
+        case .auto: state == .running ? 0 : leadInMilliseconds
+        }
     }
 
     /// The built-in defaults, as documented in `Config/herald.yaml`.

@@ -34,6 +34,7 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
     case unknownVoice(String)
     case unknownLanguage(String)
     case commandFailed(String)
+    case unknownCurrency(String)
     case emptyText
 
     public var description: String {
@@ -42,6 +43,7 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
         case .unknownVoice(let voice): "unknown voice '\(voice)'; list voices with 'espeak-ng --voices' or add an alias under speech.voices"
         case .unknownLanguage(let language): "unknown language '\(language)'; use en or zh"
         case .commandFailed(let detail): "the speech command failed: \(detail)"
+        case .unknownCurrency(let code): "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
         case .emptyText: "nothing to say: the text is empty"
         }
     }

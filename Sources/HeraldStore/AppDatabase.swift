@@ -78,6 +78,24 @@ public struct AppDatabase: Sendable {
                 t.column("written_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v2: clip cache index") { db in
+            try db.create(table: "cached_clip") { t in
+                t.primaryKey("key", .text)
+                // Everything that changes the sound, spelled out: a hash collision cannot serve
+                // the wrong clip.
+                t.column("material", .text).notNull()
+                t.column("file", .text).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("duration_milliseconds", .integer).notNull()
+                t.column("hits", .integer).notNull().defaults(to: 0)
+                t.column("created_at", .datetime).notNull()
+                t.column("last_used_at", .datetime).notNull().indexed()
+            }
+            try db.create(table: "counter") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -41,6 +41,10 @@ struct GlobalOptions: ParsableArguments {
 
 /// Prints `herald: message` on standard error and returns the exit code to throw.
 func fail(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("herald: \(error)\n".utf8))
+    fail("\(error)")
+}
+
+func fail(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("herald: \(message)\n".utf8))
     return ExitCode.failure
 }

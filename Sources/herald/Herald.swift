@@ -6,5 +6,6 @@ struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
-        subcommands: [Play.self, Status.self, History.self, Restore.self, ConfigCommand.self])
+        subcommands: [Play.self, Say.self, Pay.self, Status.self, History.self, Restore.self, CacheCommand.self,
+                      PackCommand.self, ConfigCommand.self])
 }

@@ -1,0 +1,48 @@
+import HeraldCore
+
+/// One thing to say, as it comes in from the CLI (later: the API, push, reminders).
+public struct AnnouncementRequest: Sendable {
+    public enum Body: Sendable {
+        /// A sound file libsndfile decodes.
+        case file(path: String)
+        case text(String)
+        /// An amount as typed (`25.30`), with an ISO currency code or nil for the configured one.
+        case payment(amount: String, currency: String?)
+    }
+
+    public var body: Body
+    public var priority: Priority
+    public var source: AnnouncementSource
+    public var language: String?
+    public var voice: String?
+    /// A chime name from Sounds/chimes, a path, `none`, or nil for the priority's chime.
+    public var chime: String?
+    public var requestID: String?
+
+    public init(body: Body, priority: Priority = .normal, source: AnnouncementSource = .cli,
+                language: String? = nil, voice: String? = nil, chime: String? = nil, requestID: String? = nil) {
+        self.body = body
+        self.priority = priority
+        self.source = source
+        self.language = language
+        self.voice = voice
+        self.chime = chime
+        self.requestID = requestID
+    }
+
+    var bodyKind: String {
+        switch body {
+        case .file: "file"
+        case .text: "text"
+        case .payment: "payment"
+        }
+    }
+
+    var bodyText: String {
+        switch body {
+        case .file(let path): path
+        case .text(let text): text
+        case .payment(let amount, let currency): currency.map { "\(amount) \($0)" } ?? amount
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import Logging
+import SoundFile
+import Speech
+
+/// The one path every announcement takes: render, hold the safeguard, play, restore, log.
+public struct Announcer: Sendable {
+    let context: HeraldContext
+    public let renderer: SpeechRenderer
+    /// How long to wait for another Herald process to release the safeguard.
+    public var lockTimeout: Duration = .seconds(30)
+
+    public init(context: HeraldContext) {
+        self.context = context
+        renderer = context.makeRenderer()
+    }
+
+    /// Announces `request` and returns the logged row once everything is restored.
+    ///
+    /// Cancelling the calling task (Ctrl-C) fades the audio out, restores and logs `interrupted`.
+    /// - Throws: after logging a `failed` row, when the input, the server, the sink or the restore failed.
+    public func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord {
+        let requested = ContinuousClock.now
+        var record = AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
+                                        bodyKind: request.bodyKind, body: request.bodyText,
+                                        language: request.language, voice: request.voice, queuedAt: Date())
+        let restoreFailures: [String]
+        do {
+            (record, restoreFailures) = try await renderAndPlay(request, record: record, requested: requested)
+        } catch {
+            record.outcome = .failed
+            record.error = "\(error)"
+            record.finishedAt = Date()
+            context.logger.error("announcement failed", metadata: ["body": "\(record.body)", "error": "\(error)"])
+            do { try await context.database.record(record) } catch {
+                context.logger.error("could not log the failed announcement: \(error)")
+            }
+            throw error
+        }
+        guard restoreFailures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoreFailures) }
+        return record
+    }
+
+    private func render(_ request: AnnouncementRequest) async throws -> RenderedAudio {
+        switch request.body {
+        case .file(let path):
+            let clip = try SoundFileDecoder.decode(path: path)
+            return RenderedAudio(source: .clip(clip), clipSource: .file, spokenText: path, whenPlayed: nil)
+        case .text(let text):
+            return try await renderer.render(text: text, language: request.language, voice: request.voice)
+        case .payment(let amount, let currency):
+            return try await renderer.render(payment: amount, currency: currency, language: request.language)
+        }
+    }
+
+    /// Everything up to the logged row; throws only when nothing was played.
+    private func renderAndPlay(_ request: AnnouncementRequest, record: AnnouncementRecord,
+                               requested: ContinuousClock.Instant) async throws -> (AnnouncementRecord, [String]) {
+        var record = record
+        // Rendering first: bad input fails before the sink is touched, and synthesis runs
+        // while the safeguard ducks and raises.
+        let rendered = try await render(request)
+        record.clipSource = rendered.clipSource
+        if case .clip(let clip) = rendered.source { record.durationMilliseconds = clip.durationMilliseconds }
+        let chime = try chimeClip(for: request)
+        let sound = try await context.connectSound()
+        let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
+        defer { lock.release() }
+        let safeguard = context.safeguard(on: sound)
+        try await context.recoverPendingJournal(with: safeguard)
+        let sinkName = try await context.targetSinkName(on: sound)
+        record.sink = sinkName
+        let leadIn: Int
+        switch try await safeguard.open(sinkName: sinkName) {
+        case .suppressedMuted(let sink):
+            record.mutedBefore = sink.muted
+            record.volumeBefore = sink.volumes
+            record.outcome = .suppressedMuted
+            record.finishedAt = Date()
+            try await context.database.record(record)
+            return (record, [])
+        case .opened(let before, let entry):
+            record.mutedBefore = before.muted
+            record.volumeBefore = before.volumes
+            record.volumePlayed = entry.setVolumes ?? before.volumes
+            record.streamsDucked = entry.ducks.count
+            leadIn = context.configuration.safeguard.leadIn(for: before.state)
+        }
+        record.startedAt = Date()
+        let prefix = Self.prefix(leadInMilliseconds: leadIn, chime: chime, format: rendered.source.format)
+        let playCalled = ContinuousClock.now
+        let playback: Result<PlaybackReport, any Error>
+        do {
+            playback = .success(try await sound.play(Self.prepend(prefix, to: rendered.source), onSink: sinkName,
+                                                     mediaRole: "event"))
+        } catch {
+            playback = .failure(error)
+        }
+        // Restore and log in a task of their own: this one may be cancelled (Ctrl-C), and GRDB and
+        // the ramps honour cancellation; a cancelled restore would leave the sink raised.
+        return try await Task { [record] in
+            var record = record
+            let restoration = await safeguard.close()
+            let failures = restoration?.failures ?? []
+            if let restoration { record.streamsDucked = restoration.entry.ducks.count }
+            let report = try playback.get()
+            record.finishedAt = Date()
+            if report.startMilliseconds >= 0 {
+                record.onsetLatencyMilliseconds = Self.milliseconds(playCalled - requested) + report.startMilliseconds
+                    + prefix.durationMilliseconds
+            }
+            if record.durationMilliseconds == nil {
+                record.durationMilliseconds = max(0, report.totalMilliseconds - report.startMilliseconds - prefix.durationMilliseconds)
+            }
+            record.outcome = report.stoppedEarly ? .interrupted : .played
+            if !report.stoppedEarly { await rendered.whenPlayed?() }
+            if !failures.isEmpty { record.error = HeraldFailure.restoreIncomplete(failures).description }
+            try await context.database.record(record)
+            return (record, failures)
+        }.value
+    }
+
+    /// The chime asked for, or the priority's; nil for none.
+    private func chimeClip(for request: AnnouncementRequest) throws -> Clip? {
+        let configuration = context.configuration
+        let path: String?
+        if let name = request.chime {
+            path = name.lowercased() == "none" ? nil : HeraldConfiguration.chimePath(name, in: configuration.soundsDirectory)
+        } else {
+            path = configuration.chimes[request.priority]
+        }
+        return try path.map { try SoundFileDecoder.decode(path: $0) }
+    }
+
+    /// Lead-in silence, then the chime, in the body's format.
+    static func prefix(leadInMilliseconds: Int, chime: Clip?, format: AudioFormat) -> Clip {
+        let silence = [Float](repeating: 0, count: format.sampleRate * leadInMilliseconds / 1000 * format.channelCount)
+        var samples = silence
+        if let chime {
+            samples += chime.converted(to: format).samples
+            // A short breath between the chime and the first word.
+            samples += [Float](repeating: 0, count: format.sampleRate * 80 / 1000 * format.channelCount)
+        }
+        return Clip(sampleRate: format.sampleRate, channelCount: format.channelCount, samples: samples)
+    }
+
+    static func prepend(_ prefix: Clip, to source: AudioSource) -> AudioSource {
+        guard !prefix.samples.isEmpty else { return source }
+        switch source {
+        case .clip(let clip):
+            var joined = clip
+            joined.samples = prefix.samples + clip.samples
+            return .clip(joined)
+        case .stream(let format, let chunks):
+            let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
+            continuation.yield(prefix.samples)
+            let forwarder = Task {
+                do {
+                    for try await chunk in chunks { continuation.yield(chunk) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in forwarder.cancel() }
+            return .stream(format, stream)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

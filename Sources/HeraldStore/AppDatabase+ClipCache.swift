@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+/// One rendered clip in the on-disk cache.
+public struct CachedClipRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "cached_clip"
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public var key: String
+    public var material: String
+    /// File name inside the cache folder.
+    public var file: String
+    public var bytes: Int64
+    public var durationMilliseconds: Int
+    public var hits: Int
+    public var createdAt: Date
+    public var lastUsedAt: Date
+
+    public init(key: String, material: String, file: String, bytes: Int64, durationMilliseconds: Int,
+                hits: Int, createdAt: Date, lastUsedAt: Date) {
+        self.key = key
+        self.material = material
+        self.file = file
+        self.bytes = bytes
+        self.durationMilliseconds = durationMilliseconds
+        self.hits = hits
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// Totals for `herald cache stats`.
+public struct ClipCacheTotals: Sendable, Equatable, Codable {
+    public var entries: Int
+    public var bytes: Int64
+    public var hits: Int
+    public var misses: Int
+
+    /// Hits over lookups, 0 when nothing was looked up.
+    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+}
+
+extension AppDatabase {
+    /// The entry for `key` whose material matches, counting the lookup as a hit or a miss.
+    public func cachedClip(key: String, material: String, now: Date) async throws -> CachedClipRecord? {
+        try await writer.write { db in
+            guard var record = try CachedClipRecord.fetchOne(db, key: key), record.material == material else {
+                try Self.increment("cache_misses", db)
+                return nil
+            }
+            record.hits += 1
+            record.lastUsedAt = now
+            try record.update(db)
+            try Self.increment("cache_hits", db)
+            return record
+        }
+    }
+
+    /// Adds (or replaces) an entry, then removes the least recently used entries until the total is
+    /// at most `maxBytes`. Returns the evicted entries, whose files the caller deletes.
+    public func storeCachedClip(_ record: CachedClipRecord, maxBytes: Int64) async throws -> [CachedClipRecord] {
+        try await writer.write { db in
+            try record.save(db)
+            var total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM cached_clip") ?? 0
+            var evicted: [CachedClipRecord] = []
+            if total > maxBytes {
+                let oldest = try CachedClipRecord.order(Column("last_used_at").asc).fetchAll(db)
+                for candidate in oldest where total > maxBytes && candidate.key != record.key {
+                    try candidate.delete(db)
+                    total -= candidate.bytes
+                    evicted.append(candidate)
+                }
+            }
+            return evicted
+        }
+    }
+
+    /// Forgets an entry (its file went missing or was unreadable).
+    public func removeCachedClip(key: String) async throws {
+        _ = try await writer.write { db in try CachedClipRecord.deleteOne(db, key: key) }
+    }
+
+    public func clipCacheTotals() async throws -> ClipCacheTotals {
+        try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM cached_clip")
+            let hits = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'cache_hits'") ?? 0
+            let misses = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'cache_misses'") ?? 0
+            return ClipCacheTotals(entries: row?[0] ?? 0, bytes: row?[1] ?? 0, hits: hits, misses: misses)
+        }
+    }
+
+    /// Removes every entry and resets the counters; returns the entries whose files to delete.
+    public func clearClipCache() async throws -> [CachedClipRecord] {
+        try await writer.write { db in
+            let all = try CachedClipRecord.fetchAll(db)
+            try CachedClipRecord.deleteAll(db)
+            try db.execute(sql: "DELETE FROM counter WHERE name IN ('cache_hits', 'cache_misses')")
+            return all
+        }
+    }
+
+    private static func increment(_ name: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO counter (name, value) VALUES (?, 1)
+            ON CONFLICT(name) DO UPDATE SET value = value + 1
+            """, arguments: [name])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import SoundFile
+
+/// Rendered speech on disk as FLAC, indexed in SQLite with hit counts, capped in bytes with
+/// least-recently-used eviction.
+public struct ClipCache: Sendable {
+    public let directory: String
+    public let maxBytes: Int64
+    let database: AppDatabase
+
+    public init(directory: String, maxBytes: Int64, database: AppDatabase) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        self.database = database
+    }
+
+    /// Everything that changes the sound, spelled out.
+    public static func material(engine: String, request: SpeechRequest) -> String {
+        [engine, request.voice, request.language, "\(request.rate)", "\(request.pitch)", request.text]
+            .joined(separator: "\u{1F}")
+    }
+
+    /// FNV-1a, 64 bits, as hex: a short file name. The index stores the full material, so a
+    /// collision is a miss, never the wrong clip.
+    public static func key(for material: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in material.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The cached clip for `request`, or nil (a miss is counted).
+    public func clip(engine: String, request: SpeechRequest) async throws -> Clip? {
+        let material = Self.material(engine: engine, request: request)
+        let key = Self.key(for: material)
+        guard let record = try await database.cachedClip(key: key, material: material, now: Date()) else { return nil }
+        do {
+            return try SoundFileDecoder.decode(path: path(record.file))
+        } catch {
+            // The file went missing or bad: forget it and render again.
+            try await database.removeCachedClip(key: key)
+            return nil
+        }
+    }
+
+    /// Stores `clip` (already trimmed) for `request`.
+    public func store(_ clip: Clip, engine: String, request: SpeechRequest) async throws {
+        guard clip.frameCount > 0 else { return }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let material = Self.material(engine: engine, request: request)
+        let key = Self.key(for: material)
+        let file = "\(key).flac"
+        let temporary = path("\(key).\(getpid()).tmp.flac")
+        try SoundFileEncoder.write(clip, to: temporary, format: .flac)
+        // rename(2) replaces atomically: a reader never sees half a file.
+        guard rename(temporary, path(file)) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw SoundFileError.unwritable(path: path(file), reason: String(cString: strerror(errno)))
+        }
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: path(file)))?[.size] as? NSNumber)?.int64Value ?? 0
+        let now = Date()
+        let evicted = try await database.storeCachedClip(
+            CachedClipRecord(key: key, material: material, file: file, bytes: bytes,
+                             durationMilliseconds: clip.durationMilliseconds, hits: 0, createdAt: now, lastUsedAt: now),
+            maxBytes: maxBytes)
+        for old in evicted { try? FileManager.default.removeItem(atPath: path(old.file)) }
+    }
+
+    public func totals() async throws -> ClipCacheTotals { try await database.clipCacheTotals() }
+
+    /// Deletes every cached clip; returns how many there were.
+    @discardableResult
+    public func clear() async throws -> Int {
+        let removed = try await database.clearClipCache()
+        for record in removed { try? FileManager.default.removeItem(atPath: path(record.file)) }
+        return removed.count
+    }
+
+    private func path(_ file: String) -> String { (directory as NSString).appendingPathComponent(file) }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HeraldCore
+import Logging
+import Synchronization
+
+/// Audio ready to play, and where it came from.
+public struct RenderedAudio: Sendable {
+    public var source: AudioSource
+    public var clipSource: ClipSource
+    /// What is said, for the log.
+    public var spokenText: String
+    /// Run after the audio played to its end: stores freshly synthesized speech in the cache.
+    public var whenPlayed: (@Sendable () async -> Void)?
+
+    public init(source: AudioSource, clipSource: ClipSource, spokenText: String,
+                whenPlayed: (@Sendable () async -> Void)? = nil) {
+        self.source = source
+        self.clipSource = clipSource
+        self.spokenText = spokenText
+        self.whenPlayed = whenPlayed
+    }
+}
+
+/// Turns text and payments into audio: the clip cache first, then a voice pack for amounts,
+/// then the synthesizer (streaming), trimming the synthesizer's own silence.
+public struct SpeechRenderer: Sendable {
+    public let settings: SpeechSettings
+    let synthesizer: any Synthesizer
+    let cache: ClipCache?
+    let logger: Logger
+
+    public init(settings: SpeechSettings, synthesizer: any Synthesizer, cache: ClipCache?, logger: Logger) {
+        self.settings = settings
+        self.synthesizer = synthesizer
+        self.cache = cache
+        self.logger = logger
+    }
+
+    /// The request that `text` in `language` with `voice` makes.
+    public func request(text: String, language: String?, voice: String?) -> SpeechRequest {
+        let language = language ?? settings.language
+        return SpeechRequest(text: text, language: language,
+                             voice: settings.resolveVoice(voice, language: language),
+                             rate: settings.rate, pitch: settings.pitch)
+    }
+
+    /// Speech for `text`: from the cache when it was said before, else synthesized as it plays.
+    public func render(text: String, language: String?, voice: String?) async throws -> RenderedAudio {
+        let request = request(text: text, language: language, voice: voice)
+        if let cache, let clip = try await cache.clip(engine: synthesizer.engineName, request: request) {
+            return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text, whenPlayed: nil)
+        }
+        let (format, chunks) = try await synthesizer.synthesize(request)
+        let collected = Mutex<[Float]>([])
+        let (trimmed, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
+        let forwarder = Task {
+            var trimmer = SilenceTrimmer(channelCount: format.channelCount)
+            do {
+                for try await chunk in chunks {
+                    let kept = trimmer.trimLeading(chunk)
+                    guard !kept.isEmpty else { continue }
+                    collected.withLock { $0 += kept }
+                    continuation.yield(kept)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in forwarder.cancel() }
+        let engine = synthesizer.engineName, cache = self.cache, logger = self.logger
+        return RenderedAudio(source: .stream(format, trimmed), clipSource: .synth, spokenText: text) {
+            guard let cache else { return }
+            let samples = collected.withLock { $0 }
+            let clip = SilenceTrimmer.trimmed(Clip(sampleRate: format.sampleRate, channelCount: format.channelCount,
+                                                   samples: samples))
+            do { try await cache.store(clip, engine: engine, request: request) } catch {
+                logger.warning("could not cache the clip: \(error)")
+            }
+        }
+    }
+
+    /// Speech for a payment: composed from the language's voice pack when it has every word,
+    /// else synthesized (the reason is logged).
+    public func render(payment amountText: String, currency code: String?, language: String?) async throws -> RenderedAudio {
+        let language = language ?? settings.language
+        let currency: Currency
+        if let code {
+            guard let named = Currency.named(code) else {
+                throw SpeechError.unknownCurrency(code)
+            }
+            currency = named
+        } else {
+            currency = settings.currency
+        }
+        let amount = try Amount.parse(amountText, currency: currency)
+        let grammar = try AmountGrammars.grammar(for: language)
+        let phrase = settings.phrase(for: language).fill(grammar.words(for: amount))
+        do {
+            if let pack = try VoicePack.find(language: language, in: settings.packsDirectory) {
+                let missing = pack.missing(phrase.tokens)
+                if missing.isEmpty {
+                    let clip = try pack.compose(phrase.tokens)
+                    return RenderedAudio(source: .clip(clip), clipSource: .pack, spokenText: phrase.text, whenPlayed: nil)
+                }
+                logger.notice("voice pack \(pack.directory) lacks \(missing); synthesizing the amount instead")
+            } else {
+                logger.notice("no voice pack for '\(language)' in \(settings.packsDirectory); synthesizing the amount")
+            }
+        } catch {
+            logger.warning("voice pack unusable (\(error)); synthesizing the amount instead")
+        }
+        return try await render(text: phrase.text, language: language, voice: nil)
+    }
+
+    /// Renders `text` into the cache unless it is there already. Returns true when it rendered.
+    public func warm(text: String, language: String?, voice: String?) async throws -> Bool {
+        guard let cache else { return false }
+        let request = request(text: text, language: language, voice: voice)
+        if try await cache.clip(engine: synthesizer.engineName, request: request) != nil { return false }
+        let clip = try await synthesizeWhole(request)
+        try await cache.store(clip, engine: synthesizer.engineName, request: request)
+        return true
+    }
+
+    /// The whole clip for `request`, trimmed at both ends (for caches and voice packs).
+    public func synthesizeWhole(_ request: SpeechRequest) async throws -> Clip {
+        let (format, chunks) = try await synthesizer.synthesize(request)
+        var samples: [Float] = []
+        for try await chunk in chunks { samples += chunk }
+        return SilenceTrimmer.trimmed(Clip(sampleRate: format.sampleRate, channelCount: format.channelCount, samples: samples))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HeraldCore
+import SoundFile
+
+/// A folder of short clips, one per word or character, from which amounts are composed with no
+/// synthesis at all (as payment soundboxes do). `manifest.json` names a file for each token:
+///
+/// ```json
+/// {"language": "en", "sample_rate": 22050, "gap_ms": 40, "clips": {"one": "one.flac", "payment received": "payment-received.flac"}}
+/// ```
+/// Replace any file with your own recording (any format libsndfile reads; it is converted to the
+/// pack's rate and to mono when composed).
+public struct VoicePack: Sendable {
+    public struct Manifest: Codable, Sendable, Equatable {
+        public var language: String
+        public var sampleRate: Int
+        public var gapMs: Int
+        public var clips: [String: String]
+
+        public init(language: String, sampleRate: Int, gapMs: Int, clips: [String: String]) {
+            self.language = language
+            self.sampleRate = sampleRate
+            self.gapMs = gapMs
+            self.clips = clips
+        }
+    }
+
+    public let directory: String
+    public let manifest: Manifest
+
+    /// Reads `directory/manifest.json`.
+    public init(directory: String) throws {
+        self.directory = directory
+        let path = (directory as NSString).appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VoicePackError.noManifest(path)
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            manifest = try decoder.decode(Manifest.self, from: data)
+        } catch {
+            throw VoicePackError.badManifest(path, "\(error)")
+        }
+    }
+
+    /// The pack for `language` under `packsDirectory` (`Sounds/voices/en`), if there is one.
+    public static func find(language: String, in packsDirectory: String) throws -> VoicePack? {
+        let base = language.lowercased().split(separator: "-").first.map(String.init) ?? language
+        let folder = (packsDirectory as NSString).appendingPathComponent(base == "cmn" ? "zh" : base)
+        guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json")) else {
+            return nil
+        }
+        return try VoicePack(directory: folder)
+    }
+
+    /// Tokens the pack has no clip for.
+    public func missing(_ tokens: [String]) -> [String] {
+        var seen = Set<String>()
+        return tokens.filter { manifest.clips[$0] == nil && seen.insert($0).inserted }
+    }
+
+    /// The tokens' clips joined with even gaps.
+    /// - Throws: `VoicePackError` naming a missing token or an unreadable clip.
+    public func compose(_ tokens: [String]) throws -> Clip {
+        let format = AudioFormat(sampleRate: manifest.sampleRate, channelCount: 1)
+        let clips = try tokens.map { token in
+            guard let file = manifest.clips[token] else { throw VoicePackError.missingTokens([token]) }
+            let clip = try SoundFileDecoder.decode(path: (directory as NSString).appendingPathComponent(file))
+            return SilenceTrimmer.trimmed(clip)
+        }
+        return Clip.joined(clips, gapMilliseconds: manifest.gapMs, format: format)
+    }
+
+    /// A file name for a token: ASCII words as they are, anything else as code points.
+    public static func fileName(for token: String) -> String {
+        let ascii = token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == " ") }
+        let stem = ascii ? token.replacingOccurrences(of: " ", with: "-")
+            : token.unicodeScalars.map { "u" + String($0.value, radix: 16) }.joined(separator: "-")
+        return stem + ".flac"
+    }
+}
+
+public enum VoicePackError: Error, Equatable, CustomStringConvertible {
+    case noManifest(String)
+    case badManifest(String, String)
+    case missingTokens([String])
+
+    public var description: String {
+        switch self {
+        case .noManifest(let path): "\(path): no voice pack manifest; build one with 'herald pack build LANG'"
+        case .badManifest(let path, let detail): "\(path): not a valid voice pack manifest (\(detail))"
+        case .missingTokens(let tokens): "the voice pack has no clip for \(tokens.map { "'\($0)'" }.joined(separator: ", "))"
+        }
+    }
+}

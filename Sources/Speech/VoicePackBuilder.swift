@@ -1,0 +1,37 @@
+import Foundation
+import HeraldCore
+import SoundFile
+
+/// `herald pack build LANG`: renders a clip for every token the language's grammar and phrase
+/// template can emit, and writes the manifest.
+public struct VoicePackBuilder: Sendable {
+    let renderer: SpeechRenderer
+
+    public init(renderer: SpeechRenderer) { self.renderer = renderer }
+
+    /// Renders the pack for `language` into `directory`; `progress(done, total)` after each clip.
+    public func build(language: String, into directory: String,
+                      progress: @Sendable (Int, Int) -> Void) async throws -> VoicePack {
+        let grammar = try AmountGrammars.grammar(for: language)
+        let tokens = grammar.vocabulary + renderer.settings.phrase(for: language).literalTokens
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var clips: [String: String] = [:]
+        var sampleRate = 22_050
+        for (index, token) in tokens.enumerated() {
+            let request = renderer.request(text: token, language: grammar.language, voice: nil)
+            let clip = try await renderer.synthesizeWhole(request)
+            sampleRate = clip.sampleRate
+            let file = VoicePack.fileName(for: token)
+            try SoundFileEncoder.write(clip, to: (directory as NSString).appendingPathComponent(file), format: .flac)
+            clips[token] = file
+            progress(index + 1, tokens.count)
+        }
+        let manifest = VoicePack.Manifest(language: grammar.language, sampleRate: sampleRate,
+                                          gapMs: grammar.language == "zh" ? 20 : 40, clips: clips)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(manifest).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("manifest.json")))
+        return try VoicePack(directory: directory)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import HeraldApp
+import HeraldCore
+
+/// Options of the commands that make a sound: `play`, `say`, `pay`.
+struct AnnounceOptions: ParsableArguments {
+    @Option(help: "critical, high, normal or low.")
+    var priority: Priority?
+
+    @Option(help: ArgumentHelp("A chime before the first word: a name from Sounds/chimes, a path, or none (default: the priority's).",
+                               valueName: "NAME"))
+    var chime: String?
+
+    @Flag(help: "Print the log row as JSON.")
+    var json = false
+}
+
+extension Priority: ExpressibleByArgument {}
+
+/// Announces `request`, turning Ctrl-C into a fade-out and restore, and prints the outcome.
+func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOptions: AnnounceOptions) async throws {
+    var request = request
+    if let priority = announceOptions.priority { request.priority = priority }
+    request.chime = announceOptions.chime
+    let context = try await options.makeContext()
+    let announcer = Announcer(context: context)
+    let finalRequest = request
+    let task = Task { try await announcer.announce(finalRequest) }
+    let signals = SignalCanceller(task: task)
+    defer { signals.stop() }
+    let record: AnnouncementRecord
+    do { record = try await task.value } catch { throw fail(error) }
+    if announceOptions.json {
+        print(try jsonString(record))
+    } else if record.outcome == .suppressedMuted {
+        print("not played: the sink is muted and safeguard.mute is respect")
+    } else {
+        let source = record.clipSource.map { " (\($0.rawValue))" } ?? ""
+        print("\(record.outcome?.rawValue ?? "?") \(record.body)\(source) on \(record.sink ?? "?")")
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import HeraldApp
+import Speech
+
+extension Herald {
+    struct PackCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pack", abstract: "Voice packs: recorded clips amounts are composed from.",
+            subcommands: [Build.self])
+
+        struct Build: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Render a voice pack for LANG with the synthesizer (replace any clip with your own recording afterwards).")
+            @OptionGroup var options: GlobalOptions
+
+            @Argument(help: "en or zh.")
+            var language: String
+
+            @Option(help: ArgumentHelp("Where to write it (default: speech.packs/LANG).", valueName: "DIR"))
+            var output: String?
+
+            func run() async throws {
+                let context = try await options.makeContext()
+                let renderer = Announcer(context: context).renderer
+                let grammar: any AmountGrammar
+                do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
+                let directory = output ?? (context.configuration.speech.packsDirectory as NSString)
+                    .appendingPathComponent(grammar.language)
+                let bar = ProgressBar(total: grammar.vocabulary.count + 1)
+                do {
+                    let pack = try await VoicePackBuilder(renderer: renderer).build(language: language, into: directory) {
+                        done, _ in bar.update(done, label: "")
+                    }
+                    bar.finish()
+                    print("wrote \(pack.manifest.clips.count) clips and manifest.json to \(directory)")
+                } catch {
+                    bar.finish()
+                    throw fail(error)
+                }
+            }
+        }
+    }
+}
