@@ -1,6 +1,7 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
+import Speech
 import Testing
 
 @Suite struct ConfigurationTests {
@@ -28,8 +29,13 @@ import Testing
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Config/herald.yaml").standardized.path
         let configuration = try await HeraldConfiguration.load(file: shipped, stateDirectory: "/tmp/herald-state")
+        let defaults = HeraldConfiguration.defaults(stateDirectory: "/tmp/herald-state",
+                                                    soundsDirectory: configuration.soundsDirectory)
         #expect(configuration.safeguard == SafeguardSettings.defaults)
         #expect(configuration.databasePath == "/tmp/herald-state/herald.sqlite")
+        #expect(configuration.speech == defaults.speech)
+        #expect(configuration.cache == defaults.cache)
+        #expect(configuration.chimes == defaults.chimes)
     }
 
     @Test func valuesAreRead() async throws {
@@ -115,5 +121,62 @@ import Testing
         #expect(HeraldConfiguration.path(explicit: nil, environment: [:]) == nil)
         #expect(HeraldConfiguration.defaultStateDirectory(environment: ["HOME": "/home/ann"])
                 == "/home/ann/.local/state/herald")
+    }
+
+    @Test func speechCacheAndChimesAreRead() async throws {
+        let configuration = try await load("""
+            safeguard:
+              lead_in: never
+            speech:
+              engine: command
+              command: piper --output_file -
+              language: zh
+              voice: cmn
+              rate: 200
+              currency: cny
+              voices:
+                Nova: en-gb+f2
+              phrases:
+                en: "Paid: {amount}"
+            cache:
+              max_bytes: 2MB
+              warm:
+                - Payment received
+                - Time to take your medication
+            chimes:
+              high: ding
+              critical: none
+            """)
+        #expect(configuration.safeguard.leadIn == .never)
+        let speech = configuration.speech
+        #expect(speech.engine == .command && speech.command == "piper --output_file -")
+        #expect(speech.language == "zh" && speech.voice == "cmn" && speech.rate == 200)
+        #expect(speech.currency == .cny)
+        #expect(speech.voiceAliases["nova"] == "en-gb+f2")
+        #expect(speech.voiceAliases["alloy"] == "en-us", "the other default aliases stay")
+        #expect(speech.phrase(for: "en") == PhraseTemplate("Paid: {amount}"))
+        #expect(configuration.cache.maxBytes == 2_000_000)
+        #expect(configuration.cache.warm == ["Payment received", "Time to take your medication"])
+        #expect(configuration.chimes[.high]?.hasSuffix("chimes/ding.flac") == true)
+        #expect(configuration.chimes[.critical] == nil)
+    }
+
+    @Test func badSpeechValuesAreNamed() async {
+        let found = await problems("""
+            speech:
+              engine: festival
+              language: fr
+              rate: 1000
+              currency: XBT
+              phrases:
+                en: "no placeholder"
+            cache:
+              max_bytes: lots
+              warm: just one
+            chimes:
+              high: trumpet
+            """)
+        #expect(found.map(\.key) == ["speech.engine", "speech.language", "speech.rate", "speech.currency",
+                                     "speech.phrases.en", "cache.max_bytes", "cache.warm", "chimes.high"])
     }
 }

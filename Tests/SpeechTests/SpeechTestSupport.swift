@@ -1,0 +1,37 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Logging
+import Speech
+
+/// A temporary folder with its own SQLite file and cache.
+final class SpeechWorkspace {
+    let folder = NSTemporaryDirectory() + "herald-speech-\(UUID().uuidString)"
+    let database: AppDatabase
+
+    init() throws {
+        database = try AppDatabase(path: folder + "/herald.sqlite")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func cache(maxBytes: Int64 = 50_000_000) -> ClipCache {
+        ClipCache(directory: folder + "/cache", maxBytes: maxBytes, database: database)
+    }
+
+    /// The repository's Sounds folder.
+    static let sounds = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sounds").standardized.path
+
+    func renderer(synthesizer: any Synthesizer = EspeakSynthesizer.shared) -> SpeechRenderer {
+        var settings = SpeechSettings()
+        settings.packsDirectory = Self.sounds + "/voices"
+        return SpeechRenderer(settings: settings, synthesizer: synthesizer, cache: cache(),
+                              logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    }
+}
+
+func tone(milliseconds: Int, rate: Int = 8000) -> Clip {
+    Clip(sampleRate: rate, channelCount: 1,
+         samples: (0..<(rate * milliseconds / 1000)).map { Float(0.5 * sin(Double($0) * 0.3)) })
+}
