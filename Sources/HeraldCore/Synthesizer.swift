@@ -41,7 +41,8 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .engineUnavailable(let detail): "the speech engine is not available: \(detail)"
         case .unknownVoice(let voice): "unknown voice '\(voice)'; list voices with 'espeak-ng --voices' or add an alias under speech.voices"
-        case .unknownLanguage(let language): "unknown language '\(language)'; use en or zh"
+        case .unknownLanguage(let language):
+            "unknown language '\(language)'; amounts are spoken in en or zh, text in any language 'espeak-ng --voices' lists"
         case .commandFailed(let detail): "the speech command failed: \(detail)"
         case .unknownCurrency(let code): "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
         case .emptyText: "nothing to say: the text is empty"

@@ -51,7 +51,12 @@ public struct CommandSynthesizer: Synthesizer {
         do { try process.run() } catch {
             throw SpeechError.commandFailed("cannot start '\(words[0])': \(error)")
         }
-        if !usesTextArgument { input.fileHandleForWriting.write(Data(request.text.utf8)) }
+        if !usesTextArgument {
+            // A program that exits without reading its input must not kill Herald with SIGPIPE:
+            // ignored, the write fails with EPIPE instead, and the exit status tells the story.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: Data(request.text.utf8))
+        }
         try? input.fileHandleForWriting.close()
         let finished = try await waitForExit(process)
         guard finished else {

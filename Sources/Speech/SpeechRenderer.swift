@@ -50,7 +50,13 @@ public struct SpeechRenderer: Sendable {
         if let cache, let clip = try await cache.clip(engine: synthesizer.engineName, request: request) {
             return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text, whenPlayed: nil)
         }
-        let (format, chunks) = try await synthesizer.synthesize(request)
+        let (format, chunks): (AudioFormat, AsyncThrowingStream<[Float], any Error>)
+        do {
+            (format, chunks) = try await synthesizer.synthesize(request)
+        } catch SpeechError.unknownVoice(let name) where (voice ?? "").isEmpty && settings.voice.isEmpty {
+            // No voice was asked for: the language itself is what the engine does not know.
+            throw SpeechError.unknownLanguage(language ?? name)
+        }
         let collected = Mutex<[Float]>([])
         let (trimmed, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
         let forwarder = Task {

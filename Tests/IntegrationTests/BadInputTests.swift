@@ -3,8 +3,8 @@ import Testing
 
 /// Bad input and faults: a one-line error naming the thing, a non-zero exit, the sink untouched,
 /// and a `failed` row where a row makes sense.
-@Suite(.serialized, .enabled(if: SoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
-final class BadInputTests {
+extension OnTheTestSink {
+@Suite final class BadInputTests {
     init() throws {
         try SoundServer.require()
         try SoundServer.setSink(volumes: ["20%"], muted: true)
@@ -63,4 +63,5 @@ final class BadInputTests {
         let stderr = try expectFailure(harness, ["play", tone], mentions: "safeguard.max_volume: 250% is out of range")
         #expect(stderr.contains("herald.yaml:"))
     }
+}
 }

@@ -44,14 +44,14 @@ final class HeraldHarness {
         return path
     }
 
-    /// Runs `herald ARGS --config ...` to completion.
+    /// Runs `herald ARGS` with this config (through HERALD_CONFIG) to completion.
     @discardableResult
     func herald(_ arguments: [String], environment: [String: String] = [:]) throws
         -> (status: Int32, stdout: String, stderr: String) {
-        try SoundServer.run(Self.binary, arguments + ["--config", configPath], environment: environment)
+        try SoundServer.run(Self.binary, arguments, environment: ["HERALD_CONFIG": configPath].merging(environment) { $1 })
     }
 
-    /// Starts `herald play FILE` without waiting.
+    /// Starts `herald play FILE --config ...` without waiting.
     func startPlay(_ file: String) throws -> Process {
         try SoundServer.start(Self.binary, ["play", file, "--config", configPath])
     }

@@ -89,4 +89,20 @@ final class MonitorRecording {
         guard lower < upper else { return 0 }
         return samples[lower..<upper].map(abs).max() ?? 0
     }
+
+    /// The RMS of each 1024-sample window: for speech, which is no single tone.
+    func rmsLevels() -> [Double] {
+        stride(from: 0, to: samples.count - 1024, by: 1024).map { start in
+            (samples[start..<(start + 1024)].reduce(0.0) { $0 + Double($1) * Double($1) } / 1024).squareRoot()
+        }
+    }
+
+    /// From the first to the end of the last window louder than `floor`, in seconds; nil when silent.
+    func soundSpan(floor: Double = 0.003) -> (start: Double, end: Double)? {
+        let levels = rmsLevels()
+        guard let first = levels.firstIndex(where: { $0 > floor }), let last = levels.lastIndex(where: { $0 > floor })
+        else { return nil }
+        let window = 1024.0 / Double(Self.rate)
+        return (Double(first) * window, Double(last + 1) * window)
+    }
 }

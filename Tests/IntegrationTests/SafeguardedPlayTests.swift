@@ -3,8 +3,8 @@ import Testing
 
 /// `herald play` against a real PulseAudio server with a null sink: what pactl reports and what
 /// the sink's monitor carried. Serialized: the tests share the one test sink.
-@Suite(.serialized, .enabled(if: SoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
-final class SafeguardedPlayTests {
+extension OnTheTestSink {
+@Suite final class SafeguardedPlayTests {
     static let percent20: UInt32 = 13107, percent70: UInt32 = 45875, percent80: UInt32 = 52429
     /// 30% of the music's own 80%.
     static let duckedMusic = UInt32((Double(percent80) * 0.3).rounded())
@@ -54,7 +54,7 @@ final class SafeguardedPlayTests {
         #expect(peakBefore == 0 && peakAfter == 0, "muted before and after: \(peakBefore), \(peakAfter)")
         #expect(firstHeard > launchOffset && lastHeard < endOffset + 0.1, "heard between launch and exit")
         let onset = Int((firstHeard - launchOffset) * 1000)
-        print("figures: monitor peak before \(peakBefore), during \(monitor.peak(from: firstHeard, to: lastHeard)), after \(peakAfter); tone level \(String(format: "%.4f", level)); heard \(String(format: "%.2f", heard)) s; herald play to first sound \(onset) ms (150 ms lead-in included, window 21 ms); herald play ran \(runTime) for a 1.5 s clip")
+        print("figures: monitor peak before \(peakBefore), during \(monitor.peak(from: firstHeard, to: lastHeard)), after \(peakAfter); tone level \(String(format: "%.4f", level)); heard \(String(format: "%.2f", heard)) s; herald play to first sound \(onset) ms (process start, ducking ramp included; 21 ms windows); herald play ran \(runTime) for a 1.5 s clip")
 
         let row = try #require(try harness.history().first)
         #expect(row["outcome"] as? String == "played")
@@ -230,4 +230,5 @@ final class SafeguardedPlayTests {
         #expect(try SoundServer.readSink() == before)
         #expect(try harness.history().compactMap { $0["outcome"] as? String } == ["played", "played"])
     }
+}
 }

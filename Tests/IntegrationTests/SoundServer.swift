@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+/// Every suite that plays on the one test sink nests here, so none runs beside another.
+@Suite(.serialized, .enabled(if: SoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
+enum OnTheTestSink {}
+
 /// The private PulseAudio server that `scripts/test.sh` starts for these tests, and the tools
 /// (pactl, paplay, parec) that look at it from outside Herald.
 enum SoundServer {

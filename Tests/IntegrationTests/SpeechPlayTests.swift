@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `herald say` and `herald pay` on the real server, with the real espeak-ng and voice packs.
+extension OnTheTestSink {
+@Suite final class SpeechPlayTests {
+    init() throws {
+        try SoundServer.require()
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+    }
+
+    /// Runs `herald ARGS` while recording the monitor; returns the log row and the heard span.
+    func heard(_ harness: HeraldHarness, _ arguments: [String]) throws -> (row: [String: Any], span: Double) {
+        let monitor = try MonitorRecording()
+        let result = try harness.herald(arguments + ["--json"])
+        usleep(200_000)
+        monitor.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        let span = try #require(monitor.soundSpan(), "nothing heard on the monitor")
+        return (row, span.end - span.start)
+    }
+
+    @Test func theSecondSayComesFromTheCacheAndSoundsTheSameLength() throws {
+        let harness = try HeraldHarness()
+        let sentence = ["say", "The pharmacy closes at six today."]
+        let first = try heard(harness, sentence)
+        let second = try heard(harness, sentence)
+        #expect(first.row["clip_source"] as? String == "synth")
+        #expect(second.row["clip_source"] as? String == "cache")
+        #expect(abs(first.span - second.span) < 0.1, "synth \(first.span) s, cache \(second.span) s")
+        #expect(first.span > 1.2)
+        let stats = try harness.herald(["cache", "stats", "--json"]).stdout
+        let totals = try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any] ?? [:]
+        #expect(totals["entries"] as? Int == 1)
+        #expect(totals["hits"] as? Int == 1, "the second say did no synthesis")
+        print("figures: say heard for \(first.span) s synthesized, \(second.span) s cached; onset \(first.row["onset_latency_milliseconds"] ?? "?") ms then \(second.row["onset_latency_milliseconds"] ?? "?") ms")
+    }
+
+    @Test(arguments: [("25.30", "USD", "en"), ("1002.05", "CNY", "zh")])
+    func aPaymentFromThePackIsHeardForTheLengthOfItsClips(amount: String, currency: String, language: String) throws {
+        let harness = try HeraldHarness()
+        let (row, span) = try heard(harness, ["pay", amount, "--currency", currency, "--lang", language])
+        #expect(row["clip_source"] as? String == "pack")
+        let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
+        #expect(composed > 1)
+        #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
+    }
+
+    @Test(arguments: [
+        (["pay", "--", "-5"], "negative"), (["pay", "12.345"], "more decimals than USD has"),
+        (["pay", "NaN"], "not a number"), (["pay", "5", "--currency", "XBT"], "currency 'XBT'"),
+        (["say", "hello", "--lang", "xx"], "unknown language 'xx'"), (["pay", "5", "--lang", "fr"], "unknown language 'fr'"),
+        (["say", "hello", "--voice", "zz-nonexistent"], "unknown voice 'zz-nonexistent'"),
+        (["pay", "5", "--chime", "trumpet"], "chimes/trumpet.flac: no such file"),
+    ])
+    func badSpeechInputFailsCleanly(arguments: [String], mentions: String) throws {
+        let harness = try HeraldHarness()
+        let before = try SoundServer.readSink()
+        let result = try harness.herald(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(mentions), "\(result.stderr)")
+        #expect(try SoundServer.readSink() == before)
+        #expect(try harness.history().first?["outcome"] as? String == "failed")
+    }
+}
+}
