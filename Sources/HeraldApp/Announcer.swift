@@ -2,6 +2,7 @@ import Foundation
 import HeraldConfig
 import HeraldCore
 import Logging
+import PulseAudio
 import SoundFile
 import Speech
 
@@ -9,11 +10,14 @@ import Speech
 public struct Announcer: Sendable {
     let context: HeraldContext
     public let renderer: SpeechRenderer
+    /// A connection kept open between announcements (a resident process); nil connects each time.
+    let sound: PulseConnection?
     /// How long to wait for another Herald process to release the safeguard.
     public var lockTimeout: Duration = .seconds(30)
 
-    public init(context: HeraldContext) {
+    public init(context: HeraldContext, sound: PulseConnection? = nil) {
         self.context = context
+        self.sound = sound
         renderer = context.makeRenderer()
     }
 
@@ -65,7 +69,8 @@ public struct Announcer: Sendable {
         record.clipSource = rendered.clipSource
         if case .clip(let clip) = rendered.source { record.durationMilliseconds = clip.durationMilliseconds }
         let chime = try chimeClip(for: request)
-        let sound = try await context.connectSound()
+        let sound: PulseConnection
+        if let resident = self.sound { sound = resident } else { sound = try await context.connectSound() }
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         defer { lock.release() }
         let safeguard = context.safeguard(on: sound)

@@ -31,8 +31,12 @@ public actor Safeguard {
     private let processID: Int32
 
     private var entry: JournalEntry?
+    /// False while nothing was changed yet, so nothing was journaled.
+    private var journaled = false
     private var sinkIndex: UInt32 = 0
     private var watcher: Task<Void, Never>?
+    /// The duck ramp, when it runs beside the first words (no sink change waits for it).
+    private var backgroundDuck: Task<Void, Never>?
 
     public init(sound: any SoundSystem, journal: any RestoreJournal, settings: SafeguardSettings,
                 clock: any Clock<Duration>, logger: Logger, processID: Int32) {
@@ -61,7 +65,12 @@ public actor Safeguard {
             let planned = JournalEntry(
                 sinkName: sink.name, originalVolumes: sink.volumes, originalMuted: sink.muted,
                 setVolumes: raiseTo, unmuted: unmute, ducks: ducks, processID: processID)
-            try await journal.save(planned)
+            let changesSink = unmute || raiseTo != nil
+            // Nothing to change, nothing to journal: a synced write is the slowest step of an open.
+            if changesSink || !ducks.isEmpty {
+                try await journal.save(planned)
+                journaled = true
+            }
             entry = planned
             sinkIndex = sink.index
             do {
@@ -72,9 +81,16 @@ public actor Safeguard {
                         await self?.duckNewStream(index: index)
                     }
                 }
-                await rampAll(ducks.map { ($0.streamIndex, $0.original, $0.ducked) })
-                if unmute { try await sound.setSinkMute(named: sink.name, to: false) }
-                if let raiseTo { try await sound.setSinkVolume(named: sink.name, to: raiseTo) }
+                let moves = ducks.map { ($0.streamIndex, $0.original, $0.ducked) }
+                if changesSink {
+                    // The radio must be down before the sink goes up, or it blasts for a moment.
+                    await rampAll(moves)
+                    if unmute { try await sound.setSinkMute(named: sink.name, to: false) }
+                    if let raiseTo { try await sound.setSinkVolume(named: sink.name, to: raiseTo) }
+                } else if !moves.isEmpty {
+                    // The sink stays as it is: the radio fades down under the first words.
+                    backgroundDuck = Task { await self.rampAll(moves) }
+                }
             } catch {
                 logger.error("safeguard open failed, restoring", metadata: ["error": "\(error)"])
                 _ = await close()
@@ -93,9 +109,12 @@ public actor Safeguard {
     public func close() async -> Restoration? {
         watcher?.cancel()
         watcher = nil
+        await backgroundDuck?.value
+        backgroundDuck = nil
         guard let current = entry else { return nil }
-        let restoration = await restore(current, knowledge: .exact)
+        let restoration = await restore(current, knowledge: .exact, clearJournal: journaled)
         entry = nil
+        journaled = false
         return restoration
     }
 
@@ -105,10 +124,11 @@ public actor Safeguard {
         guard let pending = try await journal.pending() else { return nil }
         logger.notice("restoring a pending journal left by process \(pending.processID)",
                       metadata: ["sink": "\(pending.sinkName)"])
-        return await restore(pending, knowledge: .afterCrash)
+        return await restore(pending, knowledge: .afterCrash, clearJournal: true)
     }
 
-    private func restore(_ entry: JournalEntry, knowledge: RestorePolicy.Knowledge) async -> Restoration {
+    private func restore(_ entry: JournalEntry, knowledge: RestorePolicy.Knowledge,
+                         clearJournal: Bool) async -> Restoration {
         var failures: [String] = []
         var sink: SinkState?
         var streams: [StreamState] = []
@@ -138,7 +158,7 @@ public actor Safeguard {
         for kept in actions.keptUserChanges {
             logger.info("kept a change made during the announcement: \(kept)")
         }
-        if failures.isEmpty {
+        if failures.isEmpty && clearJournal {
             do { try await journal.clear() } catch { failures.append("clearing the journal: \(error)") }
         } else {
             logger.error("restore incomplete; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
@@ -155,6 +175,7 @@ public actor Safeguard {
             else { return }
             current.ducks.append(plan)
             try await journal.save(current)
+            journaled = true
             entry = current
             await rampAll([(plan.streamIndex, plan.original, plan.ducked)])
             logger.debug("ducked a stream that appeared", metadata: ["stream": "\(index)"])

@@ -140,7 +140,11 @@ import Testing
     @Test func aDuckedStreamTheUserChangedIsKept() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)),
                                         streams: [musicStream(index: 7, volumes: percent(80, 80))])
-        await sound.setDuringPlay { await $0.userSetsStreamVolume(7, percent(50, 50)) }
+        await sound.setDuringPlay { sound in
+            // With the sink left as it is, the duck ramps beside the first words; the user acts after it.
+            for _ in 0..<1000 where await sound.streamList.first?.volumes != percent(24, 24) { await Task.yield() }
+            await sound.userSetsStreamVolume(7, percent(50, 50))
+        }
         try await announce(safeguard(sound, InMemoryJournal()), sound)
         #expect(await sound.streamList.first?.volumes == percent(50, 50))
     }
@@ -187,6 +191,27 @@ import Testing
                 "mid-ramp radio restored; the tv the user turned up is kept")
         #expect(restoration.actions.keptUserChanges.count == 1)
         #expect(await journal.entry == nil)
+    }
+
+    @Test func nothingToChangeMeansNothingJournaled() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)))
+        let journal = InMemoryJournal()
+        try await announce(safeguard(sound, journal), sound)
+        #expect(await journal.saves == 0)
+    }
+
+    @Test func withTheSinkLeftAloneTheDuckDoesNotDelayPlayback() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        var settings = SafeguardSettings.defaults
+        settings.rampMilliseconds = 600
+        let guarded = Safeguard(sound: sound, journal: InMemoryJournal(), settings: settings, clock: ContinuousClock(),
+                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, processID: 1)
+        let started = ContinuousClock.now
+        _ = try await guarded.open(sinkName: "speaker")
+        #expect(ContinuousClock.now - started < .milliseconds(300), "open returned before the 600 ms ramp")
+        _ = await guarded.close()
+        #expect(await sound.streamList.first?.volumes == percent(80, 80))
     }
 
     @Test func nothingPendingMeansNothingToRecover() async throws {
