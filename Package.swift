@@ -5,7 +5,8 @@ let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "herald", targets: ["herald"])
+        .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-bench", targets: ["herald-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +64,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]),
+        // Latency and memory figures against baselines in the same run (scripts/bench.sh).
+        .executableTarget(
+            name: "herald-bench",
+            dependencies: [
+                "HeraldApp", "HeraldConfig", "HeraldCore", "PulseAudio", "Speech", "SoundFile",
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),

@@ -47,6 +47,11 @@ extension PulseConnection {
             withLock { playback.tearDown() }
             throw error
         }
+        // Wait out what the sink holds rendered ahead; a restore before that would cut the end.
+        if let end = withLock({ playback.stoppedEarly ? nil : playback.endHeardAt }), end > .now {
+            let waited: Void? = try? await Task.sleep(until: end)
+            if waited == nil { withLock { playback.stopNow() } }
+        }
         let report = withLock {
             playback.tearDown()
             return PlaybackReport(

@@ -18,6 +18,7 @@ final class PulsePlayback: @unchecked Sendable {
     let requestedAt = ContinuousClock.now
     private(set) var startedAt: ContinuousClock.Instant?
     private(set) var stoppedEarly = false
+    private var bytesPerSecond = 0
 
     init() {}
 
@@ -39,6 +40,7 @@ final class PulsePlayback: @unchecked Sendable {
         guard pa_sample_spec_valid(&spec) != 0 else {
             return finish(.operationFailed("unplayable sample format: \(format.sampleRate) Hz, \(format.channelCount) channels"))
         }
+        bytesPerSecond = pa_bytes_per_second(&spec)
         var map = pa_channel_map()
         pa_channel_map_init_auto(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
         let properties = pa_proplist_new()
@@ -121,6 +123,15 @@ final class PulsePlayback: @unchecked Sendable {
             }, Unmanaged.passUnretained(self).toOpaque())
             if let operation { pa_operation_unref(operation) }
         }
+    }
+
+    /// When the last sample will have been heard: a drained stream has handed its last sample to
+    /// the sink, which may hold up to its latency (seconds, on an idle sink) rendered ahead. The
+    /// server rewinds to start a new stream at once, so the end is heard one audio length after
+    /// the start. Called with the lock held.
+    var endHeardAt: ContinuousClock.Instant? {
+        guard let startedAt, bytesPerSecond > 0 else { return nil }
+        return startedAt + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
     }
 
     /// Resumes the caller at most once. Called with the lock held.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldConfig
+import HeraldCore
 
 extension Herald {
     struct ConfigCommand: AsyncParsableCommand {
@@ -29,8 +30,14 @@ extension Herald {
                     print("\(path): OK")
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
                     print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
-                    print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; lead-in \(safeguard.leadInMilliseconds) ms; mute: \(safeguard.mutePolicy.rawValue)")
+                    print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; lead-in \(safeguard.leadInMilliseconds) ms (\(safeguard.leadIn.rawValue)); mute: \(safeguard.mutePolicy.rawValue)")
                     print("  database: \(configuration.databasePath)")
+                    let speech = configuration.speech
+                    print("  speech: \(speech.engine.rawValue)\(speech.engine == .command ? " (\(speech.command))" : ""), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")
+                    print("  voice packs: \(speech.packsDirectory)")
+                    print("  cache: \(configuration.cache.directory), at most \(configuration.cache.maxBytes) bytes, \(configuration.cache.warm.count) sentence(s) to warm")
+                    let chimes = Priority.allCases.map { "\($0.rawValue) \(configuration.chimes[$0].map { ($0 as NSString).lastPathComponent } ?? "none")" }
+                    print("  chimes: \(chimes.joined(separator: ", "))")
                 } catch let error as ConfigError {
                     for problem in error.problems {
                         FileHandle.standardError.write(Data("\(problem)\n".utf8))

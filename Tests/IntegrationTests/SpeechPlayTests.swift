@@ -40,6 +40,9 @@ extension OnTheTestSink {
     @Test(arguments: [("25.30", "USD", "en"), ("1002.05", "CNY", "zh")])
     func aPaymentFromThePackIsHeardForTheLengthOfItsClips(amount: String, currency: String, language: String) throws {
         let harness = try HeraldHarness()
+        // Muted and idle: the restore (mute again) must wait until the last word is heard, or it
+        // would cut what the sink holds rendered ahead.
+        try SoundServer.setSink(volumes: ["20%"], muted: true)
         let (row, span) = try heard(harness, ["pay", amount, "--currency", currency, "--lang", language])
         #expect(row["clip_source"] as? String == "pack")
         let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Builds the release binaries and runs the benchmark on a private PulseAudio null sink.
+# Arguments go to herald-bench (scripts/bench.sh --runs 15).
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+PRIVATE_SINK=herald_bench
+. scripts/private-pulse.sh
+swift build -c release --product herald
+swift build -c release --product herald-bench
+bin="$(swift build -c release --show-bin-path)"
+HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BIN="$bin/herald" "$bin/herald-bench" "$@"
