@@ -25,4 +25,6 @@ swift build --product herald
 herald="$(swift build --show-bin-path)/herald"
 "$herald" status
 "$herald" play Sounds/samples/two-tone-chime.wav
-"$herald" history --limit 1
+"$herald" say "Herald is ready."
+"$herald" pay 25.30
+"$herald" history --limit 3
