@@ -33,8 +33,10 @@ extension Herald {
             for row in rows {
                 var line = "\(time.string(from: row.queuedAt))  \(row.outcome?.rawValue ?? "pending")  \(row.source.rawValue)/\(row.priority.rawValue)  \(row.body)"
                 if let sink = row.sink { line += "  sink=\(sink)" }
+                if let source = row.clipSource { line += "  from=\(source.rawValue)" }
                 if let before = row.volumeBefore, let played = row.volumePlayed {
-                    line += "  volume \(before)->\(played)\(row.mutedBefore == true ? " (was muted)" : "")"
+                    line += before == played ? "  volume \(before)" : "  volume \(before)->\(played)"
+                    if row.mutedBefore == true { line += " (was muted)" }
                 }
                 if row.streamsDucked > 0 { line += "  ducked=\(row.streamsDucked)" }
                 if let onset = row.onsetLatencyMilliseconds { line += "  onset=\(onset)ms" }
