@@ -27,27 +27,50 @@ public struct Announcer: Sendable {
     /// - Throws: after logging a `failed` row, when the input, the server, the sink or the restore failed.
     public func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord {
         let requested = ContinuousClock.now
-        var record = AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
-                                        bodyKind: request.bodyKind, body: request.bodyText,
-                                        language: request.language, voice: request.voice, queuedAt: Date())
-        let restoreFailures: [String]
+        var record = Self.record(for: request)
+        var restoreFailures: [String] = []
         do {
-            (record, restoreFailures) = try await renderAndPlay(request, record: record, requested: requested)
-        } catch {
-            record.outcome = .failed
-            record.error = "\(error)"
-            record.finishedAt = Date()
-            context.logger.error("announcement failed", metadata: ["body": "\(record.body)", "error": "\(error)"])
-            do { try await context.database.record(record) } catch {
-                context.logger.error("could not log the failed announcement: \(error)")
+            // Rendering first: bad input fails before the sink is touched, and synthesis runs
+            // while the safeguard ducks and raises.
+            let rendered = try await render(request)
+            let sound: PulseConnection
+            if let resident = self.sound { sound = resident } else { sound = try await context.connectSound() }
+            switch try await SafeguardSession.open(context: context, sound: sound, lockTimeout: lockTimeout) {
+            case .suppressedMuted(let sink):
+                try await logSuppressed(&record, sink: sink)
+            case .opened(let session):
+                let playback = await play(rendered, request: request, in: session, record: &record, requested: requested,
+                                          leadIn: session.leadIn(context.configuration.safeguard))
+                // Restore and log in a task of their own: this one may be cancelled (Ctrl-C), and
+                // GRDB and the ramps honour cancellation; a cancelled restore would leave the sink raised.
+                (record, restoreFailures) = try await Task { [record] in
+                    var record = record
+                    let failures = await session.close()?.failures ?? []
+                    try await finish(&record, playback: playback, rendered: rendered)
+                    if !failures.isEmpty { record.error = HeraldFailure.restoreIncomplete(failures).description }
+                    try await context.database.record(record)
+                    return (record, failures)
+                }.value
             }
+        } catch {
+            await logFailure(&record, error)
             throw error
         }
         guard restoreFailures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoreFailures) }
         return record
     }
 
-    private func render(_ request: AnnouncementRequest) async throws -> RenderedAudio {
+    /// A new log row for `request`, not yet played.
+    public static func record(for request: AnnouncementRequest, id: String? = nil) -> AnnouncementRecord {
+        var record = AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
+                                        bodyKind: request.bodyKind, body: request.bodyText,
+                                        language: request.language, voice: request.voice, queuedAt: Date())
+        if let id { record.id = id }
+        return record
+    }
+
+    /// Audio for `request`: the file, the cache, the voice pack or the synthesizer.
+    public func render(_ request: AnnouncementRequest) async throws -> RenderedAudio {
         switch request.body {
         case .file(let path):
             let clip = try SoundFileDecoder.decode(path: path)
@@ -59,72 +82,64 @@ public struct Announcer: Sendable {
         }
     }
 
-    /// Everything up to the logged row; throws only when nothing was played.
-    private func renderAndPlay(_ request: AnnouncementRequest, record: AnnouncementRecord,
-                               requested: ContinuousClock.Instant) async throws -> (AnnouncementRecord, [String]) {
-        var record = record
-        // Rendering first: bad input fails before the sink is touched, and synthesis runs
-        // while the safeguard ducks and raises.
-        let rendered = try await render(request)
+    /// Plays `rendered` inside an open session, filling in the row's sink figures. The chime and
+    /// `leadIn` milliseconds of silence go first.
+    public func play(_ rendered: RenderedAudio, request: AnnouncementRequest, in session: SafeguardSession,
+                     record: inout AnnouncementRecord, requested: ContinuousClock.Instant,
+                     leadIn: Int) async -> Result<(PlaybackReport, prefixMilliseconds: Int, requestToPlay: Int), any Error> {
         record.clipSource = rendered.clipSource
         if case .clip(let clip) = rendered.source { record.durationMilliseconds = clip.durationMilliseconds }
-        let chime = try chimeClip(for: request)
-        let sound: PulseConnection
-        if let resident = self.sound { sound = resident } else { sound = try await context.connectSound() }
-        let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
-        defer { lock.release() }
-        let safeguard = context.safeguard(on: sound)
-        try await context.recoverPendingJournal(with: safeguard)
-        let sinkName = try await context.targetSinkName(on: sound)
-        record.sink = sinkName
-        let leadIn: Int
-        switch try await safeguard.open(sinkName: sinkName) {
-        case .suppressedMuted(let sink):
-            record.mutedBefore = sink.muted
-            record.volumeBefore = sink.volumes
-            record.outcome = .suppressedMuted
-            record.finishedAt = Date()
-            try await context.database.record(record)
-            return (record, [])
-        case .opened(let before, let entry):
-            record.mutedBefore = before.muted
-            record.volumeBefore = before.volumes
-            record.volumePlayed = entry.setVolumes ?? before.volumes
-            record.streamsDucked = entry.ducks.count
-            leadIn = context.configuration.safeguard.leadIn(for: before.state)
-        }
+        record.sink = session.sinkName
+        record.mutedBefore = session.before.muted
+        record.volumeBefore = session.before.volumes
+        record.volumePlayed = session.entry.setVolumes ?? session.before.volumes
+        record.streamsDucked = session.entry.ducks.count
         record.startedAt = Date()
-        let prefix = Self.prefix(leadInMilliseconds: leadIn, chime: chime, format: rendered.source.format)
-        let playCalled = ContinuousClock.now
-        let playback: Result<PlaybackReport, any Error>
         do {
-            playback = .success(try await sound.play(Self.prepend(prefix, to: rendered.source), onSink: sinkName,
-                                                     mediaRole: "event"))
+            let prefix = Self.prefix(leadInMilliseconds: leadIn, chime: try chimeClip(for: request),
+                                     format: rendered.source.format)
+            let playCalled = ContinuousClock.now
+            let report = try await session.sound.play(Self.prepend(prefix, to: rendered.source), onSink: session.sinkName,
+                                                      mediaRole: "event")
+            return .success((report, prefix.durationMilliseconds, Self.milliseconds(playCalled - requested)))
         } catch {
-            playback = .failure(error)
+            return .failure(error)
         }
-        // Restore and log in a task of their own: this one may be cancelled (Ctrl-C), and GRDB and
-        // the ramps honour cancellation; a cancelled restore would leave the sink raised.
-        return try await Task { [record] in
-            var record = record
-            let restoration = await safeguard.close()
-            let failures = restoration?.failures ?? []
-            if let restoration { record.streamsDucked = restoration.entry.ducks.count }
-            let report = try playback.get()
-            record.finishedAt = Date()
-            if report.startMilliseconds >= 0 {
-                record.onsetLatencyMilliseconds = Self.milliseconds(playCalled - requested) + report.startMilliseconds
-                    + prefix.durationMilliseconds
-            }
-            if record.durationMilliseconds == nil {
-                record.durationMilliseconds = max(0, report.totalMilliseconds - report.startMilliseconds - prefix.durationMilliseconds)
-            }
-            record.outcome = report.stoppedEarly ? .interrupted : .played
-            if !report.stoppedEarly { await rendered.whenPlayed?() }
-            if !failures.isEmpty { record.error = HeraldFailure.restoreIncomplete(failures).description }
-            try await context.database.record(record)
-            return (record, failures)
-        }.value
+    }
+
+    /// Fills in the outcome of a playback; throws its error when it failed.
+    public func finish(_ record: inout AnnouncementRecord,
+                       playback: Result<(PlaybackReport, prefixMilliseconds: Int, requestToPlay: Int), any Error>,
+                       rendered: RenderedAudio) async throws {
+        let (report, prefix, requestToPlay) = try playback.get()
+        record.finishedAt = Date()
+        if report.startMilliseconds >= 0 {
+            record.onsetLatencyMilliseconds = requestToPlay + report.startMilliseconds + prefix
+        }
+        if record.durationMilliseconds == nil {
+            record.durationMilliseconds = max(0, report.totalMilliseconds - report.startMilliseconds - prefix)
+        }
+        record.outcome = report.stoppedEarly ? .interrupted : .played
+        if !report.stoppedEarly { await rendered.whenPlayed?() }
+    }
+
+    func logSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) async throws {
+        record.sink = sink.name
+        record.mutedBefore = sink.muted
+        record.volumeBefore = sink.volumes
+        record.outcome = .suppressedMuted
+        record.finishedAt = Date()
+        try await context.database.record(record)
+    }
+
+    func logFailure(_ record: inout AnnouncementRecord, _ error: any Error) async {
+        record.outcome = .failed
+        record.error = "\(error)"
+        record.finishedAt = Date()
+        context.logger.error("announcement failed", metadata: ["body": "\(record.body)", "error": "\(error)"])
+        do { try await context.database.record(record) } catch {
+            context.logger.error("could not log the failed announcement: \(error)")
+        }
     }
 
     /// The chime asked for, or the priority's; nil for none.

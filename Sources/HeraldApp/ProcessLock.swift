@@ -1,12 +1,13 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// An exclusive lock on a file, so two Herald processes never hold the safeguard at once
 /// (DESIGN.md rule 10). The kernel drops it when the process dies, even by kill -9.
-public final class ProcessLock {
-    private var descriptor: Int32
+public final class ProcessLock: Sendable {
+    private let descriptor: Mutex<Int32>
 
     /// Takes the lock at `path`, waiting up to `timeout` for another process to release it.
     /// - Throws: `HeraldFailure.busy` naming the holder's process id when the wait runs out.
@@ -33,14 +34,16 @@ public final class ProcessLock {
         return ProcessLock(descriptor: descriptor)
     }
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
 
     /// Releases the lock; also done on deinit.
     public func release() {
-        guard descriptor >= 0 else { return }
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     deinit { release() }

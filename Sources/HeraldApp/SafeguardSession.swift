@@ -1,0 +1,62 @@
+import HeraldCore
+import PulseAudio
+
+/// The safeguard held open, with the process lock, across one or more back-to-back
+/// announcements (DESIGN.md rule 8: no pumping the volume between them).
+public final class SafeguardSession: Sendable {
+    public enum Opening: Sendable {
+        /// Muted, and the mute policy is `respect`: nothing changed, nothing to play.
+        case suppressedMuted(SinkState)
+        case opened(SafeguardSession)
+    }
+
+    public let sound: PulseConnection
+    public let sinkName: String
+    /// The sink as it was before the safeguard changed it.
+    public let before: SinkState
+    public let entry: JournalEntry
+    let safeguard: Safeguard
+    let lock: ProcessLock
+
+    private init(sound: PulseConnection, sinkName: String, before: SinkState, entry: JournalEntry,
+                 safeguard: Safeguard, lock: ProcessLock) {
+        self.sound = sound
+        self.sinkName = sinkName
+        self.before = before
+        self.entry = entry
+        self.safeguard = safeguard
+        self.lock = lock
+    }
+
+    /// Takes the lock, restores any journal a dead process left, and opens the safeguard on the
+    /// target sink.
+    public static func open(context: HeraldContext, sound: PulseConnection, lockTimeout: Duration) async throws -> Opening {
+        let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
+        do {
+            let safeguard = context.safeguard(on: sound)
+            try await context.recoverPendingJournal(with: safeguard)
+            let sinkName = try await context.targetSinkName(on: sound)
+            switch try await safeguard.open(sinkName: sinkName) {
+            case .suppressedMuted(let sink):
+                lock.release()
+                return .suppressedMuted(sink)
+            case .opened(let before, let entry):
+                return .opened(SafeguardSession(sound: sound, sinkName: sinkName, before: before, entry: entry,
+                                                safeguard: safeguard, lock: lock))
+            }
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    /// The lead-in this session's first sound needs.
+    public func leadIn(_ settings: SafeguardSettings) -> Int { settings.leadIn(for: before.state) }
+
+    /// Restores the sink and the streams and releases the lock. Returns what could not be restored.
+    public func close() async -> Safeguard.Restoration? {
+        let restoration = await safeguard.close()
+        lock.release()
+        return restoration
+    }
+}
