@@ -1,0 +1,96 @@
+import Foundation
+
+/// Waiting announcements by priority (DESIGN.md "Priorities"): pure, so the rules are tested
+/// without a sound server or a clock.
+public struct AnnouncementQueue<Item: Sendable>: Sendable {
+    public struct Entry: Sendable {
+        public var id: String
+        public var priority: Priority
+        public var queuedAt: Date
+        public var item: Item
+
+        public init(id: String, priority: Priority, queuedAt: Date, item: Item) {
+            self.id = id
+            self.priority = priority
+            self.queuedAt = queuedAt
+            self.item = item
+        }
+    }
+
+    public enum Admission: Sendable, Equatable {
+        case accepted
+        /// The queue holds `limit` entries; critical and high are never refused.
+        case refusedFull(limit: Int)
+    }
+
+    /// Serving order: critical first, low last.
+    static var order: [Priority] { [.critical, .high, .normal, .low] }
+    private var lanes: [Priority: [Entry]] = [:]
+    /// Normal and low are refused past this many waiting entries in all.
+    public var limit: Int
+    /// Low announcements older than this are dropped, not played.
+    public var lowMaxAge: TimeInterval
+
+    public init(limit: Int = 100, lowMaxAge: TimeInterval = 300) {
+        self.limit = limit
+        self.lowMaxAge = lowMaxAge
+    }
+
+    public var count: Int { lanes.values.reduce(0) { $0 + $1.count } }
+    public var isEmpty: Bool { count == 0 }
+
+    /// Waiting entries per priority.
+    public var depth: [Priority: Int] {
+        Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0, lanes[$0]?.count ?? 0) })
+    }
+
+    /// Adds `entry` at the end of its lane, unless the queue is full (never for critical or high).
+    public mutating func enqueue(_ entry: Entry) -> Admission {
+        if count >= limit && (entry.priority == .normal || entry.priority == .low) {
+            return .refusedFull(limit: limit)
+        }
+        lanes[entry.priority, default: []].append(entry)
+        return .accepted
+    }
+
+    /// Puts an interrupted entry back at the front of its lane, to be played next in its priority.
+    public mutating func replayFirst(_ entry: Entry) {
+        lanes[entry.priority, default: []].insert(entry, at: 0)
+    }
+
+    /// The next entry to play, and the low entries dropped for being older than `lowMaxAge`.
+    public mutating func next(now: Date) -> (next: Entry?, droppedStale: [Entry]) {
+        var dropped: [Entry] = []
+        if let low = lanes[.low] {
+            let (fresh, stale) = low.reduce(into: ([Entry](), [Entry]())) { result, entry in
+                if now.timeIntervalSince(entry.queuedAt) > lowMaxAge { result.1.append(entry) } else { result.0.append(entry) }
+            }
+            lanes[.low] = fresh
+            dropped = stale
+        }
+        for priority in Self.order {
+            if var lane = lanes[priority], !lane.isEmpty {
+                let entry = lane.removeFirst()
+                lanes[priority] = lane
+                return (entry, dropped)
+            }
+        }
+        return (nil, dropped)
+    }
+
+    /// True when `incoming` must interrupt what plays at `current`: only critical interrupts,
+    /// and only something less than critical.
+    public static func interrupts(_ incoming: Priority, current: Priority) -> Bool {
+        incoming == .critical && current != .critical
+    }
+
+    /// Removes and returns the waiting high entries that `isPayment` selects, when there are more
+    /// than `threshold` of them: they are to be said as one summary.
+    public mutating func takePaymentsToCoalesce(over threshold: Int, isPayment: (Item) -> Bool) -> [Entry] {
+        guard let high = lanes[.high] else { return [] }
+        let payments = high.filter { isPayment($0.item) }
+        guard payments.count > threshold else { return [] }
+        lanes[.high] = high.filter { !isPayment($0.item) }
+        return payments
+    }
+}

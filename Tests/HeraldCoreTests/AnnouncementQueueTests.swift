@@ -1,0 +1,66 @@
+import Foundation
+import HeraldCore
+import Testing
+
+@Suite struct AnnouncementQueueTests {
+    typealias Queue = AnnouncementQueue<String>
+    let t0 = Date(timeIntervalSince1970: 1_000_000)
+
+    func entry(_ id: String, _ priority: Priority, at seconds: TimeInterval = 0) -> Queue.Entry {
+        Queue.Entry(id: id, priority: priority, queuedAt: t0.addingTimeInterval(seconds), item: id)
+    }
+
+    @Test func servesByPriorityThenInOrder() {
+        var queue = Queue()
+        for (id, priority) in [("n1", Priority.normal), ("l1", .low), ("h1", .high), ("n2", .normal), ("c1", .critical), ("h2", .high)] {
+            #expect(queue.enqueue(entry(id, priority)) == .accepted)
+        }
+        var order: [String] = []
+        while let next = queue.next(now: t0).next { order.append(next.id) }
+        #expect(order == ["c1", "h1", "h2", "n1", "n2", "l1"])
+    }
+
+    @Test func staleLowAnnouncementsAreDropped() {
+        var queue = Queue(limit: 10, lowMaxAge: 60)
+        _ = queue.enqueue(entry("old", .low, at: 0))
+        _ = queue.enqueue(entry("fresh", .low, at: 100))
+        let (next, dropped) = queue.next(now: t0.addingTimeInterval(120))
+        #expect(dropped.map(\.id) == ["old"])
+        #expect(next?.id == "fresh")
+    }
+
+    @Test func aFullQueueRefusesNormalAndLowButNeverCriticalOrHigh() {
+        var queue = Queue(limit: 2)
+        _ = queue.enqueue(entry("a", .normal))
+        _ = queue.enqueue(entry("b", .normal))
+        #expect(queue.enqueue(entry("c", .normal)) == .refusedFull(limit: 2))
+        #expect(queue.enqueue(entry("d", .low)) == .refusedFull(limit: 2))
+        #expect(queue.enqueue(entry("e", .high)) == .accepted)
+        #expect(queue.enqueue(entry("f", .critical)) == .accepted)
+        #expect(queue.depth == [.critical: 1, .high: 1, .normal: 2, .low: 0])
+    }
+
+    @Test func anInterruptedEntryIsReplayedFirstInItsLane() {
+        var queue = Queue()
+        _ = queue.enqueue(entry("h2", .high))
+        queue.replayFirst(entry("h1", .high))
+        #expect(queue.next(now: t0).next?.id == "h1")
+    }
+
+    @Test func onlyCriticalInterrupts() {
+        #expect(Queue.interrupts(.critical, current: .high))
+        #expect(Queue.interrupts(.critical, current: .low))
+        #expect(!Queue.interrupts(.critical, current: .critical))
+        #expect(!Queue.interrupts(.high, current: .normal))
+    }
+
+    @Test func paymentsPileUpIntoOneSummary() {
+        var queue = Queue()
+        for index in 1...4 { _ = queue.enqueue(entry("pay\(index)", .high)) }
+        _ = queue.enqueue(entry("door", .high))
+        #expect(queue.takePaymentsToCoalesce(over: 4) { $0.hasPrefix("pay") }.isEmpty, "4 is not more than 4")
+        let taken = queue.takePaymentsToCoalesce(over: 3) { $0.hasPrefix("pay") }
+        #expect(taken.map(\.id) == ["pay1", "pay2", "pay3", "pay4"])
+        #expect(queue.next(now: t0).next?.id == "door")
+    }
+}
