@@ -45,4 +45,19 @@ public struct AnnouncementRequest: Sendable {
         case .payment(let amount, let currency): currency.map { "\(amount) \($0)" } ?? amount
         }
     }
+
+    /// The request a logged row came from, to queue it again after a restart.
+    public init?(record: AnnouncementRecord) {
+        let body: Body
+        switch record.bodyKind {
+        case "file": body = .file(path: record.body)
+        case "text": body = .text(record.body)
+        case "payment":
+            let parts = record.body.split(separator: " ").map(String.init)
+            body = .payment(amount: parts.first ?? "", currency: parts.count > 1 ? parts[1] : nil)
+        default: return nil
+        }
+        self.init(body: body, priority: record.priority, source: record.source, language: record.language,
+                  voice: record.voice, requestID: record.requestID)
+    }
 }

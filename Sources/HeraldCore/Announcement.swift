@@ -18,6 +18,7 @@ public enum ClipSource: String, Sendable, Codable {
 /// How an announcement ended.
 public enum Outcome: String, Sendable, Codable, CaseIterable {
     case played, interrupted, suppressedMuted = "suppressed_muted", coalesced, duplicate, failed
+    case droppedStale = "dropped_stale"
 }
 
 /// One row of the announcement log (DESIGN.md "Log").

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import HeraldCore
 
@@ -15,6 +16,56 @@ extension AppDatabase: AnnouncementLog {
     public func recent(limit: Int) async throws -> [AnnouncementRecord] {
         try await writer.read { db in
             try AnnouncementRecord.order(Column("queued_at").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// The announcement with `id`.
+    public func announcement(id: String) async throws -> AnnouncementRecord? {
+        try await writer.read { db in try AnnouncementRecord.fetchOne(db, key: id) }
+    }
+
+    /// The announcement a source already sent with `requestID`, within the retention window.
+    public func announcement(source: AnnouncementSource, requestID: String) async throws -> AnnouncementRecord? {
+        try await writer.read { db in
+            try AnnouncementRecord.filter(Column("source") == source.rawValue && Column("request_id") == requestID)
+                .fetchOne(db)
+        }
+    }
+
+    /// Inserts a new row; false when its (source, request_id) is already there.
+    public func insertIfNew(_ record: AnnouncementRecord) async throws -> Bool {
+        try await writer.write { db in
+            do {
+                try record.insert(db)
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                return false
+            }
+        }
+    }
+
+    /// Rows accepted but never finished (the daemon stopped first), oldest first.
+    public func unfinished() async throws -> [AnnouncementRecord] {
+        try await writer.read { db in
+            try AnnouncementRecord.filter(Column("outcome") == nil).order(Column("queued_at")).fetchAll(db)
+        }
+    }
+
+    /// Rows newest first, optionally since a date and with one outcome.
+    public func announcements(since: Date?, outcome: Outcome?, limit: Int) async throws -> [AnnouncementRecord] {
+        try await writer.read { db in
+            var request = AnnouncementRecord.order(Column("queued_at").desc)
+            if let since { request = request.filter(Column("queued_at") >= since) }
+            if let outcome { request = request.filter(Column("outcome") == outcome.rawValue) }
+            return try request.limit(limit).fetchAll(db)
+        }
+    }
+
+    /// Forgets request ids older than `days`, so they may be used again.
+    public func expireRequestIDs(olderThan days: Int, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE announcement SET request_id = NULL WHERE request_id IS NOT NULL AND queued_at < ?",
+                           arguments: [now.addingTimeInterval(-Double(days) * 86_400)])
         }
     }
 

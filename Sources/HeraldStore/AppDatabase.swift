@@ -96,6 +96,11 @@ public struct AppDatabase: Sendable {
                 t.column("value", .integer).notNull()
             }
         }
+        migrator.registerMigration("v3: exactly-once request ids") { db in
+            // A request id is unique per source; repeats answer with the original.
+            try db.create(index: "announcement_request", on: "announcement", columns: ["source", "request_id"],
+                          unique: true, condition: Column("request_id") != nil)
+        }
         return migrator
     }
 }

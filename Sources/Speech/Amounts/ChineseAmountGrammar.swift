@@ -28,7 +28,7 @@ public struct ChineseAmountGrammar: AmountGrammar {
     }
 
     /// The tokens (characters) for 0...999,999,999.
-    func number(_ value: Int64) -> [String] {
+    public func number(_ value: Int64) -> [String] {
         if value == 0 { return ["零"] }
         var tokens: [String] = []
         let groups: [(Int64, String?)] = [(100_000_000, "亿"), (10_000, "万"), (1, nil)]

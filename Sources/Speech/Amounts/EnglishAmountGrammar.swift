@@ -34,7 +34,7 @@ public struct EnglishAmountGrammar: AmountGrammar {
     }
 
     /// Tokens for 0...999,999,999; the text joins tens and ones with a hyphen.
-    func number(_ value: Int64) -> (text: String, tokens: [String]) {
+    public func number(_ value: Int64) -> (text: String, tokens: [String]) {
         if value == 0 { return ("zero", ["zero"]) }
         var parts: [(String, [String])] = []
         let groups: [(Int64, String?)] = [(1_000_000, "million"), (1_000, "thousand"), (1, nil)]
