@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries from Debian, one module each.
@@ -57,10 +59,20 @@ let package = Package(
                 "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The HTTP API of `herald serve`.
+        .target(
+            name: "HeraldServer",
+            dependencies: [
+                "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore",
+                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "PulseAudio",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -78,6 +90,9 @@ let package = Package(
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
+        .testTarget(
+            name: "HeraldServerTests",
+            dependencies: ["HeraldServer", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SoundFile", "HeraldCore", "HeraldStore"]),

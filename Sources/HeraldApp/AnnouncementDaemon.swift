@@ -1,4 +1,5 @@
 import Foundation
+import HeraldConfig
 import HeraldCore
 import Logging
 import PulseAudio
@@ -30,7 +31,7 @@ public actor AnnouncementDaemon {
     let announcer: Announcer
     let sound: PulseConnection
     let logger: Logger
-    public let settings: DaemonSettings
+    public let settings: QueueSettings
     private var queue: AnnouncementQueue<AnnouncementRequest>
     private var current: (entry: AnnouncementQueue<AnnouncementRequest>.Entry, cancel: @Sendable () -> Void, startedAt: Date)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
@@ -43,7 +44,7 @@ public actor AnnouncementDaemon {
     private let startedAt = Date()
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
-    public init(context: HeraldContext, sound: PulseConnection, settings: DaemonSettings) {
+    public init(context: HeraldContext, sound: PulseConnection, settings: QueueSettings) {
         self.context = context
         self.sound = sound
         self.settings = settings
@@ -277,14 +278,4 @@ public actor AnnouncementDaemon {
             notify(record)
         }
     }
-}
-
-/// The daemon's part of the config.
-public struct DaemonSettings: Sendable, Equatable {
-    public var queueLimit = 100
-    public var lowMaxAgeSeconds: TimeInterval = 300
-    public var coalescePaymentsOver = 3
-    public var requestIDRetentionDays = 7
-
-    public init() {}
 }

@@ -22,6 +22,10 @@ enum ConfigSchema {
         "speech.currency": .scalar, "speech.packs": .scalar,
         "speech.voices": .openMapping, "speech.phrases": .openMapping,
         "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,
+        "api.listen": .scalar, "api.tokens": .openMapping, "api.max_body_bytes": .scalar,
+        "api.max_text_chars": .scalar,
+        "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, "queue.low_max_age_s": .scalar,
+        "queue.request_id_retention_days": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

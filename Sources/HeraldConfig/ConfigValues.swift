@@ -55,6 +55,11 @@ struct ConfigValues {
         if let sounds = string("sounds"), !sounds.isEmpty { result.soundsDirectory = relativeToFile(sounds) }
         result.speech = speech(defaults: defaults.speech, soundsDirectory: result.soundsDirectory)
         readCache(into: &result.cache)
+        readAPI(into: &result.api)
+        result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
+        result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
+        result.queue.lowMaxAgeSeconds = TimeInterval(integer("queue.low_max_age_s", range: 1...86_400) ?? Int(result.queue.lowMaxAgeSeconds))
+        result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         for priority in Priority.allCases {
             guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
                 result.chimes[priority] = nil
@@ -123,6 +128,36 @@ struct ConfigValues {
             }
         }
         return speech
+    }
+
+    private mutating func readAPI(into api: inout APISettings) {
+        if let listen = string("api.listen"), !listen.isEmpty {
+            let separator = listen.lastIndex(of: ":")
+            let host = separator.map { String(listen[..<$0]) }?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
+            if let separator, let port = Int(listen[listen.index(after: separator)...]), (1...65_535).contains(port), !host.isEmpty {
+                api.host = host
+                api.port = port
+            } else {
+                report("api.listen", "'\(listen)' is not host:port; write it like 127.0.0.1:7370")
+            }
+        }
+        for (token, _) in layout.mappings["api.tokens"] ?? [] {
+            let role = string("api.tokens.\(token)") ?? ""
+            guard let parsed = APISettings.Role(rawValue: role.lowercased()) else {
+                report("api.tokens.\(token)", "'\(role)' is not a role; use announce or admin")
+                continue
+            }
+            guard token.count >= 16 else {
+                report("api.tokens.\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
+                continue
+            }
+            api.tokens[token] = parsed
+        }
+        api.maxBodyBytes = integer("api.max_body_bytes", range: 1024...10_000_000) ?? api.maxBodyBytes
+        api.maxTextCharacters = integer("api.max_text_chars", range: 1...100_000) ?? api.maxTextCharacters
+        if !api.isLoopback && api.tokens.isEmpty {
+            report("api.listen", "\(api.host) is reachable from the network, and api.tokens is empty; add tokens or listen on 127.0.0.1")
+        }
     }
 
     private mutating func readCache(into cache: inout HeraldConfiguration.CacheSettings) {

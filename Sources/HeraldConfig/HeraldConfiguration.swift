@@ -19,6 +19,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var chimes: [Priority: String]
     /// The project's `Sounds` folder: chimes, voice packs, samples.
     public var soundsDirectory: String
+    public var api = APISettings()
+    public var queue = QueueSettings()
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

@@ -47,6 +47,17 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     public var outcome: Outcome?
     public var error: String?
 
+    /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
+    /// `request_id` one way and back into `requestId` the other.
+    enum CodingKeys: String, CodingKey {
+        case id, source, priority, body, language, voice, sink, outcome, error
+        case requestID = "request_id", bodyKind = "body_kind", clipSource = "clip_source"
+        case mutedBefore = "muted_before", volumeBefore = "volume_before", volumePlayed = "volume_played"
+        case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
+        case finishedAt = "finished_at", onsetLatencyMilliseconds = "onset_latency_milliseconds"
+        case durationMilliseconds = "duration_milliseconds"
+    }
+
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil,
                 source: AnnouncementSource, priority: Priority, bodyKind: String, body: String,
                 language: String? = nil, voice: String? = nil, queuedAt: Date) {

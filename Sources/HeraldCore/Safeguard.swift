@@ -158,8 +158,10 @@ public actor Safeguard {
         for kept in actions.keptUserChanges {
             logger.info("kept a change made during the announcement: \(kept)")
         }
-        if failures.isEmpty && clearJournal {
-            do { try await journal.clear() } catch { failures.append("clearing the journal: \(error)") }
+        if failures.isEmpty {
+            if clearJournal {
+                do { try await journal.clear() } catch { failures.append("clearing the journal: \(error)") }
+            }
         } else {
             logger.error("restore incomplete; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
         }

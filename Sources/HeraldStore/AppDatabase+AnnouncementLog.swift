@@ -2,10 +2,9 @@ import Foundation
 import GRDB
 import HeraldCore
 
+/// The record's CodingKeys are the column names.
 extension AnnouncementRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "announcement"
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }
 
 extension AppDatabase: AnnouncementLog {

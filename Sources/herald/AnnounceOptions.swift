@@ -13,6 +13,9 @@ struct AnnounceOptions: ParsableArguments {
 
     @Flag(help: "Print the log row as JSON.")
     var json = false
+
+    @Flag(help: "Play in this process even when a daemon (herald serve) is running.")
+    var local = false
 }
 
 extension Priority: ExpressibleByArgument {}
@@ -23,13 +26,23 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
     if let priority = announceOptions.priority { request.priority = priority }
     request.chime = announceOptions.chime
     let context = try await options.makeContext()
-    let announcer = Announcer(context: context)
     let finalRequest = request
-    let task = Task { try await announcer.announce(finalRequest) }
-    let signals = SignalCanceller(task: task)
-    defer { signals.stop() }
+    var viaDaemon: AnnouncementRecord?
+    if !announceOptions.local {
+        do { viaDaemon = try await DaemonClient(settings: context.configuration.api).announce(finalRequest) } catch {
+            throw fail(error)
+        }
+    }
     let record: AnnouncementRecord
-    do { record = try await task.value } catch { throw fail(error) }
+    if let viaDaemon {
+        record = viaDaemon
+    } else {
+        let announcer = Announcer(context: context)
+        let task = Task { try await announcer.announce(finalRequest) }
+        let signals = SignalCanceller(task: task)
+        defer { signals.stop() }
+        do { record = try await task.value } catch { throw fail(error) }
+    }
     if announceOptions.json {
         print(try jsonString(record))
     } else if record.outcome == .suppressedMuted {

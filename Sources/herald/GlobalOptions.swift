@@ -27,12 +27,12 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Loads the config and opens the database, or exits with a one-line error per problem.
-    func makeContext() async throws -> HeraldContext {
+    func makeContext(logger: Logger? = nil) async throws -> HeraldContext {
         let environment = ProcessInfo.processInfo.environment
         do {
             let configuration = try await HeraldConfiguration.load(
                 file: configPath, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
-            return try HeraldContext(configuration: configuration, logger: makeLogger())
+            return try HeraldContext(configuration: configuration, logger: logger ?? makeLogger())
         } catch {
             throw fail(error)
         }

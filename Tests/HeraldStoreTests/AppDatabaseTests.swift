@@ -22,6 +22,7 @@ import Testing
         first.streamsDucked = 2
         first.outcome = .played
         first.onsetLatencyMilliseconds = 12
+        first.requestID = "till-7/0042"
         var second = AnnouncementRecord(source: .cli, priority: .normal, bodyKind: "file", body: "b.wav",
                                         queuedAt: Date(timeIntervalSince1970: 2000))
         second.outcome = .failed

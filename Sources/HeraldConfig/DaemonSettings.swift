@@ -1,0 +1,45 @@
+import Foundation
+
+/// The queue of `herald serve`.
+public struct QueueSettings: Sendable, Equatable {
+    /// Normal and low announcements are refused (503) past this many waiting.
+    public var queueLimit = 100
+    /// Low announcements older than this are dropped (`dropped_stale`).
+    public var lowMaxAgeSeconds: TimeInterval = 300
+    /// More payments than this waiting are said as one summary.
+    public var coalescePaymentsOver = 3
+    /// How long a request id keeps answering with its original announcement.
+    public var requestIDRetentionDays = 7
+
+    public init() {}
+}
+
+/// The HTTP API of `herald serve`.
+public struct APISettings: Sendable, Equatable {
+    public enum Role: String, Sendable, CaseIterable {
+        /// May create announcements and read them.
+        case announce
+        /// May also skip, pause, replay and read status.
+        case admin
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 7370
+    /// Token -> role. Empty: no tokens, and only a loopback address may be bound.
+    public var tokens: [String: Role] = [:]
+    public var maxBodyBytes = 65_536
+    public var maxTextCharacters = 1000
+
+    public init() {}
+
+    /// True for 127.0.0.0/8, ::1 and localhost.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// `http://127.0.0.1:7370`, for the CLI.
+    public var baseURL: String {
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
+        return "http://\(shownHost):\(port)"
+    }
+}

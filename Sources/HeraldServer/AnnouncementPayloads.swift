@@ -1,0 +1,175 @@
+import Foundation
+import HeraldApp
+import HeraldCore
+import Speech
+
+/// `POST /v1/announcements`: one of `text`, `payment`, `clip`, `audio_url`.
+struct NativeAnnouncement: Decodable {
+    struct Payment: Decodable {
+        var amount: AmountText
+        var currency: String?
+    }
+
+    var text: String?
+    var payment: Payment?
+    var clip: String?
+    var audioUrl: String?
+    var priority: String?
+    var lang: String?
+    var voice: String?
+    var requestId: String?
+    var chime: String?
+    var metadata: [String: String]?
+}
+
+/// An amount as the client wrote it: a JSON string, or a JSON number read from its digits
+/// (never through binary floating point).
+struct AmountText: Decodable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let string = try? container.decode(String.self) {
+            text = string
+        } else {
+            text = "\(try container.decode(Decimal.self))"
+        }
+    }
+}
+
+/// `POST /v1/push`: the `speak_tts` data message of mobile push backends, alone or in an FCM v1 wrapper.
+struct PushPayload: Decodable {
+    struct Message: Decodable {
+        struct Notification: Decodable {
+            var title: String?
+            var body: String?
+        }
+        var token: String?
+        var notification: Notification?
+        var data: [String: String]?
+    }
+
+    var message: Message?
+    var action: String?
+    var text: String?
+    var voice: String?
+    var audioUrl: String?
+    var requestId: String?
+    var timestamp: AmountText?
+    var priority: String?
+    var lang: String?
+
+    /// The fields as one flat speak_tts message.
+    var flattened: (action: String?, text: String?, voice: String?, audioURL: String?, requestID: String?,
+                    priority: String?, lang: String?) {
+        if let message {
+            let data = message.data ?? [:]
+            return (data["action"], data["text"] ?? message.notification?.body, data["voice"], data["audio_url"],
+                    data["request_id"], data["priority"], data["lang"])
+        }
+        return (action, text, voice, audioUrl, requestId, priority, lang)
+    }
+}
+
+/// Turns payloads into requests, checking every field with a message that names it.
+struct PayloadValidator {
+    let maxTextCharacters: Int
+    let speech: SpeechSettings
+    let soundsDirectory: String
+
+    func request(from payload: NativeAnnouncement, source: AnnouncementSource) throws -> AnnouncementRequest {
+        let bodies = [payload.text != nil, payload.payment != nil, payload.clip != nil, payload.audioUrl != nil]
+        guard bodies.filter({ $0 }).count == 1 else {
+            throw APIError.badRequest(nil, "give exactly one of text, payment, clip, audio_url")
+        }
+        let body: AnnouncementRequest.Body
+        if let text = payload.text {
+            body = .text(try checkedText(text, field: "text"))
+        } else if let payment = payload.payment {
+            let currency = payment.currency ?? speech.currency.code
+            guard let known = Currency.named(currency) else {
+                throw APIError.badRequest("payment.currency", "'\(currency)' is not one of \(Currency.all.map(\.code).joined(separator: ", "))")
+            }
+            do { _ = try Amount.parse(payment.amount.text, currency: known) } catch {
+                throw APIError.badRequest("payment.amount", "\(error)".replacingOccurrences(of: "amount: ", with: ""))
+            }
+            let language = payload.lang ?? speech.language
+            guard (try? AmountGrammars.grammar(for: language)) != nil else {
+                throw APIError.badRequest("lang", "amounts are spoken in en or zh, not '\(language)'")
+            }
+            body = .payment(amount: payment.amount.text, currency: currency)
+        } else if let clip = payload.clip {
+            body = .file(path: try clipPath(clip))
+        } else {
+            throw APIError(.notImplemented, field: "audio_url",
+                           "audio_url is not supported by this version of Herald; send text, payment or clip")
+        }
+        return AnnouncementRequest(body: body, priority: try priority(payload.priority), source: source,
+                                   language: payload.lang, voice: payload.voice,
+                                   chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
+    }
+
+    func request(from push: PushPayload) throws -> AnnouncementRequest {
+        let fields = push.flattened
+        guard fields.action == nil || fields.action == "speak_tts" else {
+            throw APIError.badRequest(push.message == nil ? "action" : "message.data.action",
+                                      "'\(fields.action ?? "")' is not an action Herald performs; use speak_tts")
+        }
+        if fields.audioURL != nil && fields.text == nil {
+            throw APIError(.notImplemented, field: "audio_url", "audio_url is not supported by this version of Herald; send text")
+        }
+        guard let text = fields.text else {
+            throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
+        }
+        return AnnouncementRequest(body: .text(try checkedText(text, field: "text")), priority: try priority(fields.priority),
+                                   source: .push, language: fields.lang, voice: fields.voice,
+                                   requestID: try requestID(fields.requestID))
+    }
+
+    private func checkedText(_ text: String, field: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw APIError.badRequest(field, "is empty") }
+        guard trimmed.count <= maxTextCharacters else {
+            throw APIError.badRequest(field, "is \(trimmed.count) characters; at most \(maxTextCharacters)")
+        }
+        return trimmed
+    }
+
+    private func priority(_ name: String?) throws -> Priority {
+        guard let name else { return .normal }
+        guard let priority = Priority(rawValue: name.lowercased()) else {
+            throw APIError.badRequest("priority", "'\(name)' is not one of critical, high, normal, low")
+        }
+        return priority
+    }
+
+    private func requestID(_ id: String?) throws -> String? {
+        guard let id else { return nil }
+        guard !id.isEmpty, id.count <= 200 else { throw APIError.badRequest("request_id", "must be 1 to 200 characters") }
+        return id
+    }
+
+    private func checkedChime(_ name: String) throws -> String {
+        guard name.lowercased() == "none" || isSafeName(name),
+              FileManager.default.fileExists(atPath: "\(soundsDirectory)/chimes/\(name).flac") || name.lowercased() == "none" else {
+            throw APIError.badRequest("chime", "'\(name)' is not a chime in Sounds/chimes")
+        }
+        return name
+    }
+
+    /// A named clip from the sounds folder's samples/ or chimes/ (no paths from the network).
+    private func clipPath(_ name: String) throws -> String {
+        guard isSafeName(name) else { throw APIError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
+        for folder in ["samples", "chimes"] {
+            for suffix in ["wav", "flac", "ogg"] {
+                let path = "\(soundsDirectory)/\(folder)/\(name).\(suffix)"
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        throw APIError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
+    }
+
+    private func isSafeName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+}

@@ -1,0 +1,31 @@
+import HeraldConfig
+import HTTPTypes
+import Hummingbird
+
+/// Checks `Authorization: Bearer TOKEN` against the configured tokens and their roles.
+/// With no tokens configured every client is served: the server then listens on loopback only.
+struct TokenAuthenticator<Context: RequestContext>: RouterMiddleware {
+    let tokens: [String: APISettings.Role]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard !tokens.isEmpty, request.uri.path != "/v1/health" else { return try await next(request, context) }
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens")
+        }
+        guard let role = tokens[String(header.dropFirst("Bearer ".count))] else {
+            throw APIError(.unauthorized, field: "Authorization", "unknown token")
+        }
+        if role != .admin && Self.needsAdmin(request) {
+            throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin")
+        }
+        return try await next(request, context)
+    }
+
+    /// Everything but creating and reading announcements (and push) is for admins.
+    static func needsAdmin(_ request: Request) -> Bool {
+        let path = request.uri.path
+        if path == "/v1/push" || path == "/v1/announcements" { return false }
+        if request.method == .get && path.hasPrefix("/v1/announcements/") { return false }
+        return true
+    }
+}

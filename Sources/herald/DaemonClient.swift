@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldApp
+import HeraldConfig
+import HeraldCore
+
+/// `herald say` and `herald pay` through a running `herald serve`, so they join its queue
+/// instead of racing it for the sink.
+struct DaemonClient {
+    let settings: APISettings
+
+    /// The token the CLI sends: any configured one (admin first).
+    var token: String? {
+        settings.tokens.sorted { $0.value == .admin && $1.value != .admin }.first?.key
+    }
+
+    /// Sends `request` and waits for its outcome; nil when no daemon answers (then play locally).
+    func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
+        guard let payload = Self.payload(for: request) else { return nil }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        var health = HTTPClientRequest(url: settings.baseURL + "/v1/health")
+        health.method = .GET
+        guard (try? await client.execute(health, timeout: .milliseconds(300)))?.status == .ok else { return nil }
+        var post = HTTPClientRequest(url: settings.baseURL + "/v1/announcements?wait=true")
+        post.method = .POST
+        post.headers.add(name: "Content-Type", value: "application/json")
+        if let token { post.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        post.body = .bytes(Array(try JSONSerialization.data(withJSONObject: payload)))
+        let response = try await client.execute(post, timeout: .seconds(600))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let data = Data(body.readableBytesView)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            let message = (try? JSONSerialization.jsonObject(with: data) as? [String: [String: String]])?["error"]
+            throw DaemonRefused(status: Int(response.status.code), field: message?["field"], message: message?["message"] ?? "")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(AnnouncementRecord.self, from: data)
+    }
+
+    /// The API's JSON for `request`; nil for what only runs locally (a file path).
+    static func payload(for request: AnnouncementRequest) -> [String: Any]? {
+        var payload: [String: Any] = ["priority": request.priority.rawValue]
+        switch request.body {
+        case .file: return nil
+        case .text(let text): payload["text"] = text
+        case .payment(let amount, let currency):
+            payload["payment"] = ["amount": amount, "currency": currency].compactMapValues { $0 }
+        }
+        if let language = request.language { payload["lang"] = language }
+        if let voice = request.voice { payload["voice"] = voice }
+        if let chime = request.chime { payload["chime"] = chime }
+        return payload
+    }
+}
+
+struct DaemonRefused: Error, CustomStringConvertible {
+    var status: Int
+    var field: String?
+    var message: String
+    var description: String { "the daemon refused (\(status)): \(field.map { "\($0): " } ?? "")\(message)" }
+}
