@@ -1,0 +1,187 @@
+import Foundation
+import HeraldApp
+import HeraldConfig
+import HeraldCore
+import HeraldServer
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PulseAudio
+import Testing
+
+/// The HTTP API in-process, on a real socket, with a real SQLite file. The daemon's worker is not
+/// started, so nothing plays: these tests are about what the API accepts and answers.
+/// Under CI a missing sound server must fail these tests, never skip them.
+enum TestSoundServer {
+    static var shouldRun: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["PULSE_SERVER"] != nil || environment["CI"] == "true"
+    }
+}
+
+@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
+struct APITests {
+    /// A daemon over a fresh database in `folder`.
+    static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100) async throws -> HeraldAPI {
+        var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
+        configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
+        configuration.api.tokens = tokens
+        configuration.api.maxBodyBytes = 4096
+        configuration.queue.queueLimit = queueLimit
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let context = try HeraldContext(configuration: configuration, logger: logger)
+        let sound = try await PulseConnection(logger: logger)
+        let daemon = AnnouncementDaemon(context: context, sound: sound, settings: configuration.queue)
+        return HeraldAPI(daemon: daemon, context: context, version: "test")
+    }
+
+    static func folder() -> String { NSTemporaryDirectory() + "herald-api-\(UUID().uuidString)" }
+
+    func json(_ response: TestResponse) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any] ?? [:]
+    }
+
+    func post(_ client: some TestClientProtocol, _ path: String, _ body: String,
+              headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    @Test func acceptsReadsAndAnswersRepeatsWithTheOriginal() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application(router: try await Self.makeAPI(folder: folder).router())
+        try await app.test(.live) { client in
+            let health = try await client.execute(uri: "/v1/health", method: .get)
+            #expect(health.status == .ok)
+            let first = try await post(client, "/v1/announcements",
+                                       #"{"payment": {"amount": 25.30, "currency": "USD"}, "priority": "high", "request_id": "till-1/0042"}"#)
+            #expect(first.status == .accepted)
+            let id = try #require(try json(first)["id"] as? String)
+            #expect(try json(first)["body"] as? String == "25.3 USD", "read as a decimal from its digits, never a Double")
+            let repeated = try await post(client, "/v1/announcements",
+                                          #"{"payment": {"amount": "25.30"}, "request_id": "till-1/0042"}"#)
+            #expect(repeated.status == .ok)
+            #expect(try json(repeated)["id"] as? String == id)
+            let read = try await client.execute(uri: "/v1/announcements/\(id)", method: .get)
+            #expect(try json(read)["request_id"] as? String == "till-1/0042")
+            let list = try await client.execute(uri: "/v1/announcements?limit=5", method: .get)
+            let rows = try JSONSerialization.jsonObject(with: Data(list.body.readableBytesView)) as? [[String: Any]]
+            #expect(rows?.count == 1)
+        }
+        // A restart: a new daemon on the same database still knows the request id.
+        let restarted = Application(router: try await Self.makeAPI(folder: folder).router())
+        try await restarted.test(.router) { client in
+            let again = try await post(client, "/v1/announcements", #"{"text": "x", "request_id": "till-1/0042"}"#)
+            #expect(again.status == .ok)
+            #expect(try json(again)["body"] as? String == "25.3 USD")
+        }
+    }
+
+    @Test func pushMessagesAloneOrInAnFCMWrapper() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application(router: try await Self.makeAPI(folder: folder).router())
+        try await app.test(.router) { client in
+            let plain = try await post(client, "/v1/push",
+                                       #"{"action": "speak_tts", "text": "Order 12 is ready", "voice": "nova", "request_id": "p-1", "timestamp": 1763798400}"#)
+            #expect(plain.status == .accepted)
+            #expect(try json(plain)["source"] as? String == "push")
+            #expect(try json(plain)["voice"] as? String == "nova")
+            let wrapped = try await post(client, "/v1/push", """
+                {"message": {"token": "device-token", "notification": {"title": "Shop", "body": "Payment received"},
+                 "data": {"action": "speak_tts", "text": "Twenty dollars received", "request_id": "p-2"},
+                 "apns": {"payload": {"aps": {"sound": "default"}}}}}
+                """)
+            #expect(wrapped.status == .accepted)
+            #expect(try json(wrapped)["body"] as? String == "Twenty dollars received")
+        }
+    }
+
+    static let malformed: [(String, String, Int, String?)] = [
+        ("/v1/announcements", "", 400, nil),
+        ("/v1/announcements", "not json", 400, nil),
+        ("/v1/announcements", "[1, 2]", 400, nil),
+        ("/v1/announcements", "{}", 400, nil),
+        ("/v1/announcements", #"{"text": 5}"#, 400, "text"),
+        ("/v1/announcements", #"{"text": null}"#, 400, nil),
+        ("/v1/announcements", #"{"text": ""}"#, 400, "text"),
+        ("/v1/announcements", #"{"text": "   "}"#, 400, "text"),
+        ("/v1/announcements", "{\"text\": \"\(String(repeating: "a", count: 1500))\"}", 400, "text"),
+        ("/v1/announcements", #"{"text": "hi", "payment": {"amount": "5"}}"#, 400, nil),
+        ("/v1/announcements", #"{"text": "hi", "priority": "urgent"}"#, 400, "priority"),
+        ("/v1/announcements", #"{"text": "hi", "priority": 1}"#, 400, "priority"),
+        ("/v1/announcements", #"{"payment": {}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "-5"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "abc"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "1.234"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "1e9"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "NaN"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "1000000000"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": true}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "5", "currency": "XBT"}}"#, 400, "payment.currency"),
+        ("/v1/announcements", #"{"payment": {"amount": "5"}, "lang": "fr"}"#, 400, "lang"),
+        ("/v1/announcements", #"{"clip": "../../etc/passwd"}"#, 400, "clip"),
+        ("/v1/announcements", #"{"clip": "no-such-clip"}"#, 400, "clip"),
+        ("/v1/announcements", #"{"text": "hi", "chime": "trumpet"}"#, 400, "chime"),
+        ("/v1/announcements", #"{"text": "hi", "request_id": ""}"#, 400, "request_id"),
+        ("/v1/announcements", #"{"audio_url": "http://evil.example/a.mp3"}"#, 501, "audio_url"),
+        ("/v1/announcements", "{\"text\": \"\(String(repeating: "b", count: 5000))\"}", 413, nil),
+        ("/v1/push", #"{"action": "delete_all", "text": "x"}"#, 400, "action"),
+        ("/v1/push", #"{"action": "speak_tts"}"#, 400, "text"),
+        ("/v1/push", #"{"message": {"data": {"action": "speak_tts"}}}"#, 400, "message.data.text"),
+        ("/v1/push", #"{"message": {"data": {"text": 5}}}"#, 400, nil),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedRequestsGetAClearJSONError(path: String, body: String, status: Int, field: String?) async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application(router: try await Self.makeAPI(folder: folder).router())
+        try await app.test(.router) { client in
+            let response = try await post(client, path, body)
+            #expect(Int(response.status.code) == status)
+            let error = try json(response)["error"] as? [String: Any]
+            #expect((error?["message"] as? String)?.isEmpty == false, "a message: \(String(buffer: response.body))")
+            if let field { #expect(error?["field"] as? String == field) }
+            let health = try await client.execute(uri: "/v1/health", method: .get)
+            #expect(health.status == .ok, "still serving")
+        }
+    }
+
+    @Test func tokensAndRoles() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let announce = "announce-token-0123456789", admin = "admin-token-0123456789ab"
+        let app = Application(router: try await Self.makeAPI(folder: folder, tokens: [announce: .announce, admin: .admin]).router())
+        try await app.test(.router) { client in
+            #expect(try await client.execute(uri: "/v1/health", method: .get).status == .ok, "health needs no token")
+            #expect(try await post(client, "/v1/announcements", #"{"text": "hi"}"#).status == .unauthorized)
+            let wrong = try await post(client, "/v1/announcements", #"{"text": "hi"}"#,
+                                       headers: [.authorization: "Bearer not-a-token"])
+            #expect(wrong.status == .unauthorized)
+            #expect(try json(wrong)["error"] as? [String: String] == ["field": "Authorization", "message": "unknown token"])
+            let ok = try await post(client, "/v1/announcements", #"{"text": "hi"}"#, headers: [.authorization: "Bearer \(announce)"])
+            #expect(ok.status == .accepted)
+            let forbidden = try await post(client, "/v1/queue/pause", "", headers: [.authorization: "Bearer \(announce)"])
+            #expect(forbidden.status == .forbidden)
+            let allowed = try await post(client, "/v1/queue/pause", "", headers: [.authorization: "Bearer \(admin)"])
+            #expect(allowed.status == .ok)
+        }
+    }
+
+    @Test func aFullQueueRefusesNormalButNotHigh() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application(router: try await Self.makeAPI(folder: folder, queueLimit: 2).router())
+        try await app.test(.router) { client in
+            #expect(try await post(client, "/v1/announcements", #"{"text": "one"}"#).status == .accepted)
+            #expect(try await post(client, "/v1/announcements", #"{"text": "two"}"#).status == .accepted)
+            let full = try await post(client, "/v1/announcements", #"{"text": "three"}"#)
+            #expect(full.status == .serviceUnavailable)
+            #expect(try await post(client, "/v1/announcements", #"{"text": "pay", "priority": "high"}"#).status == .accepted)
+            let failed = try await client.execute(uri: "/v1/announcements?outcome=failed", method: .get)
+            let rows = try JSONSerialization.jsonObject(with: Data(failed.body.readableBytesView)) as? [[String: Any]]
+            #expect(rows?.count == 1, "the refusal is logged")
+        }
+    }
+}
