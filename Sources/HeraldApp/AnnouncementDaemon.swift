@@ -95,6 +95,11 @@ public actor AnnouncementDaemon {
     /// Plays announcements as they come until the task is cancelled; then fades out whatever
     /// plays, restores the sink and returns.
     public func run() async {
+        do {
+            try await context.database.expireRequestIDs(olderThan: settings.requestIDRetentionDays, now: Date())
+        } catch {
+            logger.warning("could not expire old request ids: \(error)")
+        }
         await requeueUnfinished()
         for await _ in wakes {
             if Task.isCancelled { break }

@@ -36,6 +36,8 @@ import Testing
         #expect(configuration.speech == defaults.speech)
         #expect(configuration.cache == defaults.cache)
         #expect(configuration.chimes == defaults.chimes)
+        #expect(configuration.api == defaults.api)
+        #expect(configuration.queue == defaults.queue)
     }
 
     @Test func valuesAreRead() async throws {
@@ -178,5 +180,30 @@ import Testing
             """)
         #expect(found.map(\.key) == ["speech.engine", "speech.language", "speech.rate", "speech.currency",
                                      "speech.phrases.en", "cache.max_bytes", "cache.warm", "chimes.high"])
+    }
+
+    @Test func anAPIOnTheNetworkNeedsTokens() async {
+        let found = await problems("api:\n  listen: 0.0.0.0:7370\n")
+        #expect(found.map(\.key) == ["api.listen"])
+        #expect(found.first?.message.contains("api.tokens is empty") == true)
+        let badRole = await problems("api:\n  tokens:\n    0123456789abcdef0123: superuser\n")
+        #expect(badRole.map(\.key) == ["api.tokens.0123456789abcdef0123"])
+        let short = await problems("api:\n  tokens:\n    abc: admin\n")
+        #expect(short.first?.message.contains("at least 16 characters") == true)
+    }
+
+    @Test func queueAndAPIValuesAreRead() async throws {
+        let configuration = try await load("""
+            api:
+              listen: 0.0.0.0:8080
+              tokens:
+                0123456789abcdef0123: admin
+            queue:
+              limit: 10
+              coalesce_payments_over: 5
+            """)
+        #expect(configuration.api.host == "0.0.0.0" && configuration.api.port == 8080)
+        #expect(configuration.api.tokens == ["0123456789abcdef0123": .admin])
+        #expect(configuration.queue.queueLimit == 10 && configuration.queue.coalescePaymentsOver == 5)
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `herald serve` as a process on a loopback port, driven over HTTP, heard on the monitor.
+extension OnTheTestSink {
+@Suite final class DaemonTests {
+    init() throws {
+        try SoundServer.require()
+    }
+
+    static func port() -> Int { Int.random(in: 20_000...40_000) }
+
+    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) {
+        let port = Self.port()
+        return (try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n\(extra)"), port)
+    }
+
+    @Test func fiftyAtOnceNeverOverlapAndAreEachLoggedOnce() async throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let base = daemon.base
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    (try? Daemon.request("POST", base + "/v1/announcements?wait=true",
+                                         #"{"clip": "ding", "request_id": "burst-\#(index)"}"#).0) ?? 0
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        usleep(200_000)
+        monitor.stop()
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let played = try harness.history().filter { $0["outcome"] as? String == "played" }
+        #expect(played.count == 50)
+        #expect(Set(played.compactMap { $0["request_id"] as? String }).count == 50, "each logged once")
+        // ding.flac lasts 0.35 s: fifty of them in turn sound for about 17.5 s; overlapping, far less.
+        let heard = monitor.heardDuration(frequency: 1318.5, floor: 0.01)
+        #expect(heard > 50 * 0.35 * 0.85, "heard for \(heard) s")
+    }
+
+    @Test func aRepeatedRequestIDAcrossARestartPlaysOnce() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        var daemon = try Daemon(harness, port: port)
+        let (status, first) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "request_id": "till-3/77"}"#)
+        #expect(status == 200 && first["outcome"] as? String == "played")
+        daemon.stop()
+        daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let (again, repeated) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "request_id": "till-3/77"}"#)
+        usleep(500_000)
+        monitor.stop()
+        #expect(again == 200)
+        #expect(repeated["id"] as? String == first["id"] as? String)
+        #expect(monitor.soundSpan() == nil, "nothing played the second time")
+        #expect(try harness.history().count == 1)
+    }
+
+    @Test func aCriticalAnnouncementInterruptsANormalOne() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let long = String(repeating: "This is a long announcement about the weather. ", count: 6)
+        let (_, normal) = try daemon.post("/v1/announcements", "{\"text\": \"\(long)\"}")
+        let normalID = try #require(normal["id"] as? String)
+        try SoundServer.waitFor("the normal one to play") { try HeraldHarness.heraldIsPlaying() }
+        usleep(300_000)
+        let (status, critical) = try daemon.post("/v1/announcements?wait=true", #"{"text": "Smoke alarm in the kitchen", "priority": "critical"}"#)
+        #expect(status == 200 && critical["outcome"] as? String == "played")
+        let interrupted = try daemon.get("/v1/announcements/\(normalID)")
+        #expect(interrupted["outcome"] as? String == "interrupted")
+    }
+
+    @Test func pausedPaymentsPileUpIntoOneSummaryAndStaleLowIsDropped() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness("queue:\n  low_max_age_s: 1\n")
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        #expect(try daemon.post("/v1/queue/pause", "").0 == 200)
+        var ids: [String] = []
+        for amount in ["10", "20.50", "5", "30", "9.70"] {
+            let (_, row) = try daemon.post("/v1/announcements", #"{"payment": {"amount": "\#(amount)"}, "priority": "high"}"#)
+            ids.append(try #require(row["id"] as? String))
+        }
+        let (_, low) = try daemon.post("/v1/announcements", #"{"text": "A tip of the day", "priority": "low"}"#)
+        usleep(1_500_000)
+        #expect(try daemon.post("/v1/queue/resume", "").0 == 200)
+        try SoundServer.waitFor("the queue to empty", timeout: 20) {
+            let rows = try harness.history()
+            return rows.count >= 7 && rows.allSatisfy { $0["outcome"] != nil }
+        }
+        let rows = try harness.history()
+        #expect(rows.filter { $0["outcome"] as? String == "coalesced" }.count == 5)
+        let summary = rows.first { ($0["body"] as? String)?.hasPrefix("five payments received") == true }
+        #expect(summary?["outcome"] as? String == "played", "\(rows.map { $0["body"] ?? "" })")
+        #expect((summary?["body"] as? String)?.hasSuffix("total seventy-five dollars and twenty cents") == true)
+        #expect(try daemon.get("/v1/announcements/\(low["id"] as? String ?? "")")["outcome"] as? String == "dropped_stale")
+    }
+
+    @Test func sigtermMidAnnouncementRestoresExactly() throws {
+        try SoundServer.setSink(volumes: ["30%", "10%"], muted: true)
+        let (harness, port) = try harness()
+        let (music, musicIndex) = try harness.startMusic(volume: SafeguardedPlayTests.percent80)
+        defer { kill(music.processIdentifier, SIGKILL) }
+        let before = try SoundServer.readSink()
+        let daemon = try Daemon(harness, port: port)
+        let long = String(repeating: "The shop closes in ten minutes, please bring your purchases to the till. ", count: 4)
+        _ = try daemon.post("/v1/announcements", "{\"text\": \"\(long)\"}")
+        try SoundServer.waitFor("the raise") { try SoundServer.readSink().volumes.first == SafeguardedPlayTests.percent70 }
+        let stopping = ContinuousClock.now
+        daemon.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(3))
+        #expect(daemon.process.terminationStatus == 0)
+        #expect(try SoundServer.readSink() == before)
+        #expect(try HeraldHarness.musicVolumes(musicIndex) == [SafeguardedPlayTests.percent80])
+    }
+
+    @Test func sayGoesThroughARunningDaemon() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let result = try harness.herald(["pay", "12.50", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(row["source"] as? String == "api", "queued by the daemon")
+        #expect(row["outcome"] as? String == "played")
+        let refused = try harness.herald(["pay", "12.555"])
+        #expect(refused.stderr.contains("payment.amount"))
+    }
+}
+}
