@@ -25,10 +25,10 @@ let environment = ["HERALD_CONFIG": bench.configPath]
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
 print("from the command line (process start included), the sink idle:")
 let cliCached = try await bench.onset("herald say (cached sentence)") { _ in
-    try bench.spawn(bench.heraldBinary, ["say", sentence], environment: environment)
+    try bench.spawn(bench.heraldBinary, ["say", sentence, "--local"], environment: environment)
 }
 let cliUncached = try await bench.onset("herald say (uncached sentence)") { run in
-    try bench.spawn(bench.heraldBinary, ["say", uncached(run) + " CLI"], environment: environment)
+    try bench.spawn(bench.heraldBinary, ["say", uncached(run) + " CLI", "--local"], environment: environment)
 }
 let cliRSS = peakRSS(children: true)
 let paplay = try await bench.onset("baseline: paplay (same cached clip)") { _ in
@@ -56,8 +56,9 @@ let paplayRunning = try await bench.onset("baseline: paplay (same cached clip)")
     try bench.spawn("/usr/bin/paplay", ["-d", bench.sink, wav])
 }
 let cliCachedRunning = try await bench.onset("herald say (cached sentence), CLI") { _ in
-    try bench.spawn(bench.heraldBinary, ["say", sentence], environment: environment)
+    try bench.spawn(bench.heraldBinary, ["say", sentence, "--local"], environment: environment)
 }
+try await DaemonBench(bench: bench).run(sentence: sentence)
 kill(keepAlive.processIdentifier, SIGKILL)
 
 // Real-time factor: synthesis time over the audio's length.

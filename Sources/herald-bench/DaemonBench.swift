@@ -1,0 +1,127 @@
+import Foundation
+import HeraldCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The daemon scenario: HTTP POST to audible onset against a scripted pactl + espeak-ng + paplay
+/// baseline, then a burst of POSTs from concurrent clients.
+struct DaemonBench {
+    let bench: Bench
+    let port = Int.random(in: 41_000...50_000)
+
+    /// Starts `herald serve` with the bench config; returns it once /v1/health answers.
+    func startDaemon() async throws -> Process {
+        try "api:\n  listen: 127.0.0.1:\(port)\n".appendToFile(bench.configPath)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bench.heraldBinary)
+        process.arguments = ["serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["HERALD_CONFIG": bench.configPath]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 {
+            if (try? await request("GET", "/v1/health").0) == 200 { return process }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("herald serve did not answer on port \(port)")
+    }
+
+    func request(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, Data) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        request.timeoutInterval = 600
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// Resident set size of `pid` now and at its peak, in MB, from /proc.
+    static func memory(of pid: Int32) -> (current: Double, peak: Double) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Double {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
+            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+        }
+        return (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    func run(sentence: String) async throws {
+        let daemon = try await startDaemon()
+        defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
+        try await Task.sleep(for: .seconds(1))
+        let idle = Self.memory(of: daemon.processIdentifier).current
+        print("daemon (herald serve, warm), the sink running:")
+        _ = try await request("POST", "/v1/announcements?wait=true", "{\"text\": \"\(sentence)\"}")
+        let cached = try await bench.onset("HTTP POST, cached sentence") { _ in
+            Task { _ = try await request("POST", "/v1/announcements?wait=true", "{\"text\": \"\(sentence)\"}") }
+        }
+        let pack = try await bench.onset("HTTP POST, pack amount (25.30 USD)") { _ in
+            Task { _ = try await request("POST", "/v1/announcements?wait=true", #"{"payment": {"amount": "25.30"}}"#) }
+        }
+        // What a user could script: snapshot, raise, duck, speak, restore.
+        let script = """
+            sink="$1"; text="$2"
+            volume=$(pactl get-sink-volume "$sink" | head -1 | awk '{print $5}')
+            inputs=$(pactl list short sink-inputs | awk '{print $1}')
+            for i in $inputs; do pactl set-sink-input-volume "$i" 30%; done
+            pactl set-sink-volume "$sink" 70%
+            espeak-ng --stdout "$text" | paplay -d "$sink"
+            pactl set-sink-volume "$sink" "$volume"
+            for i in $inputs; do pactl set-sink-input-volume "$i" 100%; done
+            """
+        let scripted = try await bench.onset("baseline: pactl + espeak-ng | paplay script") { _ in
+            try bench.spawn("/bin/sh", ["-c", script, "sh", bench.sink, sentence])
+        }
+        print(String(format: "HTTP cached / script: %.3f (%.1fx faster; target 10x); pack / script: %.3f (%.1fx)",
+                     cached / scripted, scripted / cached, pack / scripted, scripted / pack))
+        try await burst(daemon: daemon, idleRSS: idle)
+    }
+
+    /// 1,000 payment POSTs from 8 clients at once.
+    func burst(daemon: Process, idleRSS: Double) async throws {
+        let total = 1000, clients = 8
+        let started = ContinuousClock.now
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for index in stride(from: client, to: total, by: clients) {
+                        let body = #"{"payment": {"amount": "1.\#(index % 100)"}, "priority": "high", "request_id": "burst-\#(index)"}"#
+                        statuses.append(try await request("POST", "/v1/announcements", body).0)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let postSeconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        let accepted = statuses.filter { $0 == 202 }.count
+        // Wait for the queue to drain (payments pile up into summaries), then count the log.
+        var burstRows: [AnnouncementRecord] = []
+        for _ in 0..<600 {
+            // Straight from the SQLite file the daemon writes: every row, not a page of them.
+            burstRows = try await bench.context.database.announcements(since: nil, outcome: nil, limit: 100_000)
+                .filter { $0.requestID?.hasPrefix("burst-") == true }
+            if burstRows.count == total && burstRows.allSatisfy({ $0.outcome != nil }) { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let ids = Set(burstRows.compactMap(\.requestID))
+        let outcomes = Dictionary(grouping: burstRows) { $0.outcome?.rawValue ?? "none" }.mapValues(\.count)
+        let memory = Self.memory(of: daemon.processIdentifier)
+        print("burst: \(total) POSTs from \(clients) clients in \(String(format: "%.2f", postSeconds)) s"
+              + " (\(String(format: "%.0f", Double(total) / postSeconds))/s); accepted \(accepted)/\(total)"
+              + "; logged \(burstRows.count), distinct request ids \(ids.count); outcomes \(outcomes.sorted { $0.key < $1.key })")
+        print(String(format: "daemon RSS: idle %.1f MB, peak %.1f MB", idleRSS, memory.peak))
+    }
+}
+
+extension String {
+    func appendToFile(_ path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(utf8))
+    }
+}
