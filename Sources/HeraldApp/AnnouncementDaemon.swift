@@ -27,11 +27,11 @@ public actor AnnouncementDaemon {
         public var paused: Bool
     }
 
-    let context: HeraldContext
-    let announcer: Announcer
+    private(set) var context: HeraldContext
+    private var announcer: Announcer
     let sound: PulseConnection
     let logger: Logger
-    public let settings: QueueSettings
+    public private(set) var settings: QueueSettings
     private var queue: AnnouncementQueue<AnnouncementRequest>
     private var current: (entry: AnnouncementQueue<AnnouncementRequest>.Entry, cancel: @Sendable () -> Void, startedAt: Date)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
@@ -106,6 +106,16 @@ public actor AnnouncementDaemon {
             await drain()
         }
         await shutdown()
+    }
+
+    /// Uses a new config from the next announcement on (the one playing finishes as it began).
+    public func reload(_ context: HeraldContext) {
+        self.context = context
+        announcer = Announcer(context: context, sound: sound)
+        settings = context.configuration.queue
+        queue.limit = settings.queueLimit
+        queue.lowMaxAge = settings.lowMaxAgeSeconds
+        logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
     }
 
     /// Stops accepting wake-ups: `run` finishes the current fade and restores.

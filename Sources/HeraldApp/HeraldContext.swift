@@ -22,6 +22,20 @@ public struct HeraldContext: Sendable {
         }
     }
 
+    /// This context with a reloaded config; the open database is kept when its path is the same.
+    public func reloaded(with configuration: HeraldConfiguration) throws -> HeraldContext {
+        guard configuration.databasePath == self.configuration.databasePath else {
+            return try HeraldContext(configuration: configuration, logger: logger)
+        }
+        return HeraldContext(configuration: configuration, logger: logger, database: database)
+    }
+
+    private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase) {
+        self.configuration = configuration
+        self.logger = logger
+        self.database = database
+    }
+
     /// Where the safeguard lock lives: beside the database, so every process sharing a database
     /// shares the lock.
     public var lockPath: String {

@@ -42,7 +42,7 @@ public struct CommandSynthesizer: Synthesizer {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = words
         let output = NSTemporaryDirectory() + "herald-tts-\(UUID().uuidString).wav"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: output) }
         process.standardOutput = FileHandle(forWritingAtPath: output)
         let input = Pipe(), errors = Pipe()

@@ -29,7 +29,9 @@ extension Herald {
                                   logger: logger)
             // Services stop in reverse order: the API first, then the queue fades out and restores.
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: DaemonService(daemon: daemon)), .init(service: app)],
+                services: [.init(service: DaemonService(daemon: daemon)),
+                           .init(service: ConfigReloader(daemon: daemon, initial: context, logger: logger)),
+                           .init(service: app)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(settings.baseURL)")
             try await group.run()

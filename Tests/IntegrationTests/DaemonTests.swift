@@ -139,3 +139,28 @@ extension OnTheTestSink {
     }
 }
 }
+
+extension OnTheTestSink.DaemonTests {
+    @Test func aBrokenConfigOnReloadKeepsTheOldOne() throws {
+        try SoundServer.setSink(volumes: ["20%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let original = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        func playedVolume() throws -> [Int] {
+            let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding"}"#)
+            #expect(status == 200)
+            return row["volume_played"] as? [Int] ?? []
+        }
+        try (original + "safeguard:\n  target_volume: 250%\n").write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        usleep(500_000)
+        #expect(daemon.process.isRunning)
+        #expect(try playedVolume() == [45875, 45875], "still the old 70%")
+        try (original + "safeguard:\n  target_volume: 60%\n").write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        usleep(500_000)
+        #expect(try playedVolume() == [39322, 39322], "the new 60%")
+        #expect(try SoundServer.readSink().volumes == [13107, 13107])
+    }
+}
