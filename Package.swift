@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // The HTTP API of `herald serve`.
         .target(

@@ -8,6 +8,8 @@ public struct AnnouncementRequest: Sendable {
         case text(String)
         /// An amount as typed (`25.30`), with an ISO currency code or nil for the configured one.
         case payment(amount: String, currency: String?)
+        /// An http(s) URL on an allowed host, fetched, decoded and cached.
+        case audioURL(String)
     }
 
     public var body: Body
@@ -35,6 +37,7 @@ public struct AnnouncementRequest: Sendable {
         case .file: "file"
         case .text: "text"
         case .payment: "payment"
+        case .audioURL: "audio_url"
         }
     }
 
@@ -43,6 +46,7 @@ public struct AnnouncementRequest: Sendable {
         case .file(let path): path
         case .text(let text): text
         case .payment(let amount, let currency): currency.map { "\(amount) \($0)" } ?? amount
+        case .audioURL(let url): url
         }
     }
 
@@ -52,6 +56,7 @@ public struct AnnouncementRequest: Sendable {
         switch record.bodyKind {
         case "file": body = .file(path: record.body)
         case "text": body = .text(record.body)
+        case "audio_url": body = .audioURL(record.body)
         case "payment":
             let parts = record.body.split(separator: " ").map(String.init)
             body = .payment(amount: parts.first ?? "", currency: parts.count > 1 ? parts[1] : nil)

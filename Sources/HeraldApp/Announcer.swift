@@ -79,6 +79,9 @@ public struct Announcer: Sendable {
             return try await renderer.render(text: text, language: request.language, voice: request.voice)
         case .payment(let amount, let currency):
             return try await renderer.render(payment: amount, currency: currency, language: request.language)
+        case .audioURL(let url):
+            let clip = try await RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache).clip(for: url)
+            return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url, whenPlayed: nil)
         }
     }
 

@@ -26,6 +26,8 @@ enum ConfigSchema {
         "api.max_text_chars": .scalar,
         "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, "queue.low_max_age_s": .scalar,
         "queue.request_id_retention_days": .scalar,
+        "audio_url.allow_hosts": .list, "audio_url.max_bytes": .scalar, "audio_url.connect_timeout_ms": .scalar,
+        "audio_url.timeout_ms": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

@@ -56,6 +56,18 @@ struct ConfigValues {
         result.speech = speech(defaults: defaults.speech, soundsDirectory: result.soundsDirectory)
         readCache(into: &result.cache)
         readAPI(into: &result.api)
+        if layout.listItems["audio_url.allow_hosts"] != nil {
+            result.audioURL.allowHosts = (reader.stringArray(forKey: configKey("audio_url.allow_hosts")) ?? [])
+                .map { $0.lowercased() }.filter { !$0.isEmpty }
+        }
+        if let size = string("audio_url.max_bytes"), !size.isEmpty {
+            if let bytes = Self.byteCount(size) { result.audioURL.maxBytes = bytes } else {
+                report("audio_url.max_bytes", "'\(size)' is not a size; write it like 5MB")
+            }
+        }
+        result.audioURL.connectTimeoutMilliseconds = integer("audio_url.connect_timeout_ms", range: 100...60_000)
+            ?? result.audioURL.connectTimeoutMilliseconds
+        result.audioURL.timeoutMilliseconds = integer("audio_url.timeout_ms", range: 100...300_000) ?? result.audioURL.timeoutMilliseconds
         result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
         result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
         result.queue.lowMaxAgeSeconds = TimeInterval(integer("queue.low_max_age_s", range: 1...86_400) ?? Int(result.queue.lowMaxAgeSeconds))

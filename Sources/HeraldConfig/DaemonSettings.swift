@@ -43,3 +43,14 @@ public struct APISettings: Sendable, Equatable {
         return "http://\(shownHost):\(port)"
     }
 }
+
+/// Where `audio_url` announcements may come from, and how much Herald fetches.
+public struct AudioURLSettings: Sendable, Equatable {
+    /// Host names allowed in audio_url; empty refuses every URL.
+    public var allowHosts: [String] = []
+    public var maxBytes: Int64 = 5_000_000
+    public var connectTimeoutMilliseconds = 2000
+    public var timeoutMilliseconds = 10_000
+
+    public init() {}
+}

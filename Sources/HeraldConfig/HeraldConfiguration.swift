@@ -21,6 +21,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var soundsDirectory: String
     public var api = APISettings()
     public var queue = QueueSettings()
+    public var audioURL = AudioURLSettings()
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

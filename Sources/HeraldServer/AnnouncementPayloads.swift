@@ -73,6 +73,7 @@ struct PushPayload: Decodable {
 
 /// Turns payloads into requests, checking every field with a message that names it.
 struct PayloadValidator {
+    let remote: RemoteAudio
     let maxTextCharacters: Int
     let speech: SpeechSettings
     let soundsDirectory: String
@@ -101,8 +102,7 @@ struct PayloadValidator {
         } else if let clip = payload.clip {
             body = .file(path: try clipPath(clip))
         } else {
-            throw APIError(.notImplemented, field: "audio_url",
-                           "audio_url is not supported by this version of Herald; send text, payment or clip")
+            body = .audioURL(try checkedURL(payload.audioUrl ?? "", field: "audio_url"))
         }
         return AnnouncementRequest(body: body, priority: try priority(payload.priority), source: source,
                                    language: payload.lang, voice: payload.voice,
@@ -115,8 +115,10 @@ struct PayloadValidator {
             throw APIError.badRequest(push.message == nil ? "action" : "message.data.action",
                                       "'\(fields.action ?? "")' is not an action Herald performs; use speak_tts")
         }
-        if fields.audioURL != nil && fields.text == nil {
-            throw APIError(.notImplemented, field: "audio_url", "audio_url is not supported by this version of Herald; send text")
+        let urlField = push.message == nil ? "audio_url" : "message.data.audio_url"
+        if let url = fields.audioURL, fields.text == nil {
+            return AnnouncementRequest(body: .audioURL(try checkedURL(url, field: urlField)), priority: try priority(fields.priority),
+                                       source: .push, requestID: try requestID(fields.requestID))
         }
         guard let text = fields.text else {
             throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
@@ -124,6 +126,10 @@ struct PayloadValidator {
         return AnnouncementRequest(body: .text(try checkedText(text, field: "text")), priority: try priority(fields.priority),
                                    source: .push, language: fields.lang, voice: fields.voice,
                                    requestID: try requestID(fields.requestID))
+    }
+
+    private func checkedURL(_ text: String, field: String) throws -> String {
+        do { return try remote.check(text).absoluteString } catch { throw APIError.badRequest(field, "\(error)") }
     }
 
     private func checkedText(_ text: String, field: String) throws -> String {

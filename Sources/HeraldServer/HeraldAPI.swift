@@ -11,6 +11,7 @@ public struct HeraldAPI: Sendable {
     let daemon: AnnouncementDaemon
     let context: HeraldContext
     let validator: PayloadValidator
+    let remote: RemoteAudio
     let version: String
 
     public init(daemon: AnnouncementDaemon, context: HeraldContext, version: String) {
@@ -18,7 +19,8 @@ public struct HeraldAPI: Sendable {
         self.context = context
         self.version = version
         let configuration = context.configuration
-        validator = PayloadValidator(maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
+        remote = RemoteAudio(settings: configuration.audioURL, cache: context.clipCache)
+        validator = PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
                                      soundsDirectory: configuration.soundsDirectory)
     }
 
@@ -90,6 +92,12 @@ public struct HeraldAPI: Sendable {
 
     /// Queues a request and answers 202 (or 200 with the outcome when `wait`).
     func submit(_ request: AnnouncementRequest, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
+        if case .audioURL(let url) = request.body {
+            // Fetched now, so a slow, huge or non-audio URL is the client's 4xx, not a failed row later.
+            do { _ = try await remote.clip(for: url) } catch {
+                throw APIError(.unprocessableContent, field: "audio_url", "\(error)")
+            }
+        }
         switch try await daemon.submit(request) {
         case .duplicate(let original):
             return JSONResponse(status: .ok, value: original)

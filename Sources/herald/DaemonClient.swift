@@ -44,6 +44,7 @@ struct DaemonClient {
         var payload: [String: Any] = ["priority": request.priority.rawValue]
         switch request.body {
         case .file: return nil
+        case .audioURL(let url): payload["audio_url"] = url
         case .text(let text): payload["text"] = text
         case .payment(let amount, let currency):
             payload["payment"] = ["amount": amount, "currency": currency].compactMapValues { $0 }

@@ -38,6 +38,7 @@ import Testing
         #expect(configuration.chimes == defaults.chimes)
         #expect(configuration.api == defaults.api)
         #expect(configuration.queue == defaults.queue)
+        #expect(configuration.audioURL == defaults.audioURL)
     }
 
     @Test func valuesAreRead() async throws {
@@ -201,7 +202,14 @@ import Testing
             queue:
               limit: 10
               coalesce_payments_over: 5
+            audio_url:
+              allow_hosts:
+                - Sounds.Example.com
+              max_bytes: 1MB
+              timeout_ms: 3000
             """)
+        #expect(configuration.audioURL.allowHosts == ["sounds.example.com"])
+        #expect(configuration.audioURL.maxBytes == 1_000_000 && configuration.audioURL.timeoutMilliseconds == 3000)
         #expect(configuration.api.host == "0.0.0.0" && configuration.api.port == 8080)
         #expect(configuration.api.tokens == ["0123456789abcdef0123": .admin])
         #expect(configuration.queue.queueLimit == 10 && configuration.queue.coalescePaymentsOver == 5)

@@ -22,12 +22,14 @@ enum TestSoundServer {
 @Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct APITests {
     /// A daemon over a fresh database in `folder`.
-    static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100) async throws -> HeraldAPI {
+    static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100,
+                        audioURL: AudioURLSettings = AudioURLSettings()) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         configuration.api.tokens = tokens
         configuration.api.maxBodyBytes = 4096
         configuration.queue.queueLimit = queueLimit
+        configuration.audioURL = audioURL
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
         let sound = try await PulseConnection(logger: logger)
@@ -124,7 +126,9 @@ struct APITests {
         ("/v1/announcements", #"{"clip": "no-such-clip"}"#, 400, "clip"),
         ("/v1/announcements", #"{"text": "hi", "chime": "trumpet"}"#, 400, "chime"),
         ("/v1/announcements", #"{"text": "hi", "request_id": ""}"#, 400, "request_id"),
-        ("/v1/announcements", #"{"audio_url": "http://evil.example/a.mp3"}"#, 501, "audio_url"),
+        ("/v1/announcements", #"{"audio_url": "http://evil.example/a.mp3"}"#, 400, "audio_url"),
+        ("/v1/announcements", #"{"audio_url": "ftp://127.0.0.1/a.wav"}"#, 400, "audio_url"),
+        ("/v1/announcements", #"{"audio_url": "file:///etc/passwd"}"#, 400, "audio_url"),
         ("/v1/announcements", "{\"text\": \"\(String(repeating: "b", count: 5000))\"}", 413, nil),
         ("/v1/push", #"{"action": "delete_all", "text": "x"}"#, 400, "action"),
         ("/v1/push", #"{"action": "speak_tts"}"#, 400, "text"),

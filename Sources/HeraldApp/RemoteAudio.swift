@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldConfig
+import HeraldCore
+import SoundFile
+import Speech
+
+/// Fetches `audio_url` clips: http and https only, allowed hosts only, bounded in size and time,
+/// decoded through libsndfile and kept in the clip cache by URL.
+public struct RemoteAudio: Sendable {
+    let settings: AudioURLSettings
+    let cache: ClipCache
+
+    public init(settings: AudioURLSettings, cache: ClipCache) {
+        self.settings = settings
+        self.cache = cache
+    }
+
+    /// The URL, when its scheme and host are allowed.
+    public func check(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw RemoteAudioError.notHTTP(text)
+        }
+        guard let host = url.host?.lowercased(), settings.allowHosts.contains(host) else {
+            throw RemoteAudioError.hostNotAllowed(url.host ?? "", allowed: settings.allowHosts)
+        }
+        return url
+    }
+
+    /// The decoded clip at `text`, from the cache when it was fetched before.
+    public func clip(for text: String) async throws -> Clip {
+        let url = try check(text)
+        let key = SpeechRequest(text: url.absoluteString, language: "", voice: "", rate: 0, pitch: 0)
+        if let cached = try await cache.clip(engine: "url", request: key) { return cached }
+        let clip = try await fetch(url)
+        try await cache.store(clip, engine: "url", request: key)
+        return clip
+    }
+
+    private func fetch(_ url: URL) async throws -> Clip {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .milliseconds(Int64(settings.connectTimeoutMilliseconds)))
+        configuration.redirectConfiguration = .disallow
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { _ = client.shutdown() }
+        let file = NSTemporaryDirectory() + "herald-url-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString),
+                                                    timeout: .milliseconds(Int64(settings.timeoutMilliseconds)))
+            guard response.status.code == 200 else { throw RemoteAudioError.status(Int(response.status.code)) }
+            if let length = response.headers.first(name: "content-length").flatMap(Int64.init), length > settings.maxBytes {
+                throw RemoteAudioError.tooLarge(settings.maxBytes)
+            }
+            var data = Data()
+            for try await chunk in response.body {
+                data.append(contentsOf: chunk.readableBytesView)
+                if Int64(data.count) > settings.maxBytes { throw RemoteAudioError.tooLarge(settings.maxBytes) }
+            }
+            try data.write(to: URL(fileURLWithPath: file))
+        } catch let error as RemoteAudioError {
+            throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw RemoteAudioError.timedOut(settings.timeoutMilliseconds)
+        } catch {
+            throw RemoteAudioError.unreachable("\(error)")
+        }
+        do {
+            return try SoundFileDecoder.decode(path: file)
+        } catch {
+            throw RemoteAudioError.notAudio
+        }
+    }
+}
+
+/// Why an audio_url could not be used, worded for the client.
+public enum RemoteAudioError: Error, Equatable, CustomStringConvertible {
+    case notHTTP(String)
+    case hostNotAllowed(String, allowed: [String])
+    case status(Int)
+    case tooLarge(Int64)
+    case timedOut(Int)
+    case unreachable(String)
+    case notAudio
+
+    public var description: String {
+        switch self {
+        case .notHTTP(let text): "'\(text)' is not an http or https URL"
+        case .hostNotAllowed(let host, let allowed):
+            "host '\(host)' is not in audio_url.allow_hosts (\(allowed.isEmpty ? "empty: every URL is refused" : allowed.joined(separator: ", ")))"
+        case .status(let code): "the server answered \(code)"
+        case .tooLarge(let limit): "the audio is larger than \(limit) bytes (audio_url.max_bytes)"
+        case .timedOut(let milliseconds): "the server did not deliver within \(milliseconds) ms"
+        case .unreachable(let detail): "the server could not be reached: \(detail)"
+        case .notAudio: "what the server sent is not audio libsndfile can decode"
+        }
+    }
+}
