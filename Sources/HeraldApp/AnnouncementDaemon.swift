@@ -21,6 +21,8 @@ public actor AnnouncementDaemon {
     public struct Snapshot: Sendable, Codable {
         public var current: AnnouncementRecord?
         public var currentStartedAt: Date?
+        /// How far into the current announcement, against its length when known.
+        public var currentElapsedMilliseconds: Int?
         public var queueDepth: [String: Int]
         public var safeguardOpen: Bool
         public var uptimeSeconds: Int
@@ -128,6 +130,7 @@ public actor AnnouncementDaemon {
         var record: AnnouncementRecord?
         if let current { record = try? await context.database.announcement(id: current.entry.id) }
         return Snapshot(current: record, currentStartedAt: current?.startedAt,
+                        currentElapsedMilliseconds: current.map { Int(Date().timeIntervalSince($0.startedAt) * 1000) },
                         queueDepth: Dictionary(uniqueKeysWithValues: queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
                         paused: paused)

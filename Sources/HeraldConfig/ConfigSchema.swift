@@ -23,7 +23,7 @@ enum ConfigSchema {
         "speech.voices": .openMapping, "speech.phrases": .openMapping,
         "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,
         "api.listen": .scalar, "api.tokens": .openMapping, "api.max_body_bytes": .scalar,
-        "api.max_text_chars": .scalar,
+        "api.max_text_chars": .scalar, "api.rate_per_minute": .scalar,
         "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, "queue.low_max_age_s": .scalar,
         "queue.request_id_retention_days": .scalar,
         "audio_url.allow_hosts": .list, "audio_url.max_bytes": .scalar, "audio_url.connect_timeout_ms": .scalar,

@@ -29,6 +29,8 @@ public struct APISettings: Sendable, Equatable {
     public var tokens: [String: Role] = [:]
     public var maxBodyBytes = 65_536
     public var maxTextCharacters = 1000
+    /// Requests a minute per token (with tokens configured).
+    public var ratePerMinute = 600
 
     public init() {}
 

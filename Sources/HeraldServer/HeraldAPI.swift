@@ -27,7 +27,9 @@ public struct HeraldAPI: Sendable {
     /// The router with every route.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: TokenAuthenticator(tokens: context.configuration.api.tokens))
+        let api = context.configuration.api
+        router.add(middleware: TokenAuthenticator(tokens: api.tokens, limiter: RateLimiter(perMinute: api.ratePerMinute),
+                                                  perMinute: api.ratePerMinute))
         let limit = context.configuration.api.maxBodyBytes
         router.get("/v1/health") { _, _ in JSONResponse(value: ["status": "ok"]) }
         router.post("/v1/announcements") { request, _ in

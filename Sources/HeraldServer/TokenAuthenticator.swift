@@ -6,14 +6,21 @@ import Hummingbird
 /// With no tokens configured every client is served: the server then listens on loopback only.
 struct TokenAuthenticator<Context: RequestContext>: RouterMiddleware {
     let tokens: [String: APISettings.Role]
+    let limiter: RateLimiter
+    let perMinute: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !tokens.isEmpty, request.uri.path != "/v1/health" else { return try await next(request, context) }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens")
         }
-        guard let role = tokens[String(header.dropFirst("Bearer ".count))] else {
+        let token = String(header.dropFirst("Bearer ".count))
+        guard let role = tokens[token] else {
             throw APIError(.unauthorized, field: "Authorization", "unknown token")
+        }
+        guard limiter.allow(token) else {
+            throw APIError(.tooManyRequests, field: "Authorization",
+                           "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down")
         }
         if role != .admin && Self.needsAdmin(request) {
             throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin")

@@ -22,11 +22,12 @@ enum TestSoundServer {
 @Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct APITests {
     /// A daemon over a fresh database in `folder`.
-    static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100,
+    static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100, ratePerMinute: Int = 600,
                         audioURL: AudioURLSettings = AudioURLSettings()) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         configuration.api.tokens = tokens
+        configuration.api.ratePerMinute = ratePerMinute
         configuration.api.maxBodyBytes = 4096
         configuration.queue.queueLimit = queueLimit
         configuration.audioURL = audioURL
@@ -186,6 +187,21 @@ struct APITests {
             let failed = try await client.execute(uri: "/v1/announcements?outcome=failed", method: .get)
             let rows = try JSONSerialization.jsonObject(with: Data(failed.body.readableBytesView)) as? [[String: Any]]
             #expect(rows?.count == 1, "the refusal is logged")
+        }
+    }
+
+    @Test func aTokenThatSendsTooFastIsSlowedDown() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let token = "rate-limited-token-0123"
+        let app = Application(router: try await Self.makeAPI(folder: folder, tokens: [token: .announce], ratePerMinute: 3).router())
+        try await app.test(.router) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<4 {
+                statuses.append(try await post(client, "/v1/announcements", #"{"text": "hi"}"#,
+                                               headers: [.authorization: "Bearer \(token)"]).status)
+            }
+            #expect(statuses == [.accepted, .accepted, .accepted, .tooManyRequests])
         }
     }
 }
