@@ -17,13 +17,4 @@ public struct Clip: Sendable {
     public var durationMilliseconds: Int {
         sampleRate > 0 ? frameCount * 1000 / sampleRate : 0
     }
-
-    /// This clip with `milliseconds` of silence in front: the safeguard's lead-in.
-    public func withLeadingSilence(milliseconds: Int) -> Clip {
-        guard milliseconds > 0 else { return self }
-        let frames = sampleRate * milliseconds / 1000
-        var copy = self
-        copy.samples = [Float](repeating: 0, count: frames * channelCount) + samples
-        return copy
-    }
 }

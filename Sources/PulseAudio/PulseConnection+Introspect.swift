@@ -34,15 +34,6 @@ extension PulseConnection {
         return sink
     }
 
-    /// Every sink on the server.
-    public func sinks() async throws -> [SinkState] {
-        try await perform("sink list") { context, userdata in
-            pa_context_get_sink_info_list(context, { _, info, _, userdata in
-                if let info = info?.pointee { PulseRequest<SinkState>.from(userdata).items.append(SinkState(info)) }
-            }, userdata)
-        }
-    }
-
     /// Every playback stream (sink-input) on the server.
     public func sinkInputs() async throws -> [StreamState] {
         try await perform("sink-input list") { context, userdata in

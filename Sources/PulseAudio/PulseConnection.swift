@@ -115,9 +115,6 @@ public final class PulseConnection: @unchecked Sendable {
         String(cString: pa_strerror(pa_context_errno(context)))
     }
 
-    /// True while the connection to the server is up.
-    public var isConnected: Bool { withLock { pa_context_get_state(context) == PA_CONTEXT_READY } }
-
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }

@@ -7,7 +7,7 @@ import Synchronization
 public struct RenderedAudio: Sendable {
     public var source: AudioSource
     public var clipSource: ClipSource
-    /// What is said, for the log.
+    /// What is said: the text, or the amount in words inside its phrase.
     public var spokenText: String
     /// Run after the audio played to its end: stores freshly synthesized speech in the cache.
     public var whenPlayed: (@Sendable () async -> Void)?

@@ -14,12 +14,4 @@ import Testing
         #expect(SafeguardPolicy.ramp(from: from, to: to, step: 2, steps: 4).channels[0].percent == 50)
         #expect(SafeguardPolicy.ramp(from: from, to: to, step: 4, steps: 4) == to)
     }
-
-    @Test func leadInPrependsSilence() {
-        let clip = Clip(sampleRate: 1000, channelCount: 2, samples: [Float](repeating: 1, count: 20))
-        let padded = clip.withLeadingSilence(milliseconds: 150)
-        #expect(padded.frameCount == 160)
-        #expect(padded.samples.prefix(300).allSatisfy { $0 == 0 })
-        #expect(padded.samples.suffix(20).allSatisfy { $0 == 1 })
-    }
 }
