@@ -31,7 +31,7 @@ public actor AnnouncementDaemon {
 
     private(set) var context: HeraldContext
     private var announcer: Announcer
-    let sound: PulseConnection
+    private var sound: PulseConnection
     let logger: Logger
     public private(set) var settings: QueueSettings
     private var queue: AnnouncementQueue<AnnouncementRequest>
@@ -180,7 +180,7 @@ public actor AnnouncementDaemon {
         do {
             let rendered = try await announcer.render(entry.item)
             if session == nil {
-                switch try await SafeguardSession.open(context: context, sound: sound, lockTimeout: .seconds(30)) {
+                switch try await openSession() {
                 case .suppressedMuted(let sink):
                     try await announcer.logSuppressed(&record, sink: sink)
                     notify(record)
@@ -221,6 +221,23 @@ public actor AnnouncementDaemon {
             current = nil
             await announcer.logFailure(&record, error)
             notify(record)
+        }
+    }
+
+    /// Opens the safeguard; when the server went away (restarted), connects again once and retries.
+    private func openSession() async throws -> SafeguardSession.Opening {
+        do {
+            return try await SafeguardSession.open(context: context, sound: sound, lockTimeout: .seconds(30))
+        } catch let error as SoundSystemError {
+            switch error {
+            case .connectionLost, .noServer, .timedOut:
+                logger.warning("sound server connection lost (\(error)); connecting again")
+                sound = try await context.connectSound()
+                announcer = Announcer(context: context, sound: sound)
+                return try await SafeguardSession.open(context: context, sound: sound, lockTimeout: .seconds(30))
+            default:
+                throw error
+            }
         }
     }
 
