@@ -14,6 +14,8 @@ final class PulsePlayback: @unchecked Sendable {
     /// True once the producer has delivered its last chunk.
     private var inputFinished = false
     private var draining = false
+    /// Kept so `tearDown` can cancel it: its callback must never run after this object is gone.
+    private var drainOperation: OpaquePointer?
     private var continuation: CheckedContinuation<Void, any Error>?
     let requestedAt = ContinuousClock.now
     private(set) var startedAt: ContinuousClock.Instant?
@@ -121,7 +123,7 @@ final class PulsePlayback: @unchecked Sendable {
                 playback.finish(success != 0 ? nil : .operationFailed(
                     "drain: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
             }, Unmanaged.passUnretained(self).toOpaque())
-            if let operation { pa_operation_unref(operation) }
+            drainOperation = operation
         }
     }
 
@@ -160,6 +162,12 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// Clears the callbacks and frees the stream. Called with the lock held.
     func tearDown() {
+        if let drainOperation {
+            // A stopped stream's drain reply can still arrive; cancelled, its callback is not called.
+            if pa_operation_get_state(drainOperation) == PA_OPERATION_RUNNING { pa_operation_cancel(drainOperation) }
+            pa_operation_unref(drainOperation)
+            self.drainOperation = nil
+        }
         guard let stream else { return }
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
