@@ -38,10 +38,7 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
         record = viaDaemon
     } else {
         let announcer = Announcer(context: context)
-        let task = Task { try await announcer.announce(finalRequest) }
-        let signals = SignalCanceller(task: task)
-        defer { signals.stop() }
-        do { record = try await task.value } catch { throw fail(error) }
+        do { record = try await SignalCanceller.run { try await announcer.announce(finalRequest) } } catch { throw fail(error) }
     }
     if announceOptions.json {
         print(try jsonString(record))

@@ -232,3 +232,21 @@ extension OnTheTestSink {
     }
 }
 }
+
+extension OnTheTestSink.SafeguardedPlayTests {
+    /// Ctrl-C at any moment from opening the safeguard to mid-play: a clean exit and an exact restore.
+    @Test func ctrlCAtAnyMomentRestores() throws {
+        let harness = try HeraldHarness()
+        try SoundServer.setSink(volumes: ["20%"], muted: true)
+        let before = try SoundServer.readSink()
+        let long = try harness.toneFile(seconds: 4, name: "long")
+        for delay in [100_000, 150_000, 220_000, 300_000, 450_000] as [UInt32] {
+            let play = try harness.startPlay(long)
+            usleep(delay)
+            kill(play.processIdentifier, SIGINT)
+            play.waitUntilExit()
+            #expect(play.terminationStatus == 0 && play.terminationReason == .exit, "after \(delay / 1000) ms")
+            #expect(try SoundServer.readSink() == before, "after \(delay / 1000) ms")
+        }
+    }
+}
