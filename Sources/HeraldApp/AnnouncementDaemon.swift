@@ -144,6 +144,16 @@ public actor AnnouncementDaemon {
         return true
     }
 
+    /// Pauses the announcement playing now (the sink stays safeguarded); false when none plays.
+    public func pauseCurrent() -> Bool {
+        current != nil && sound.setPlaybackPaused(true)
+    }
+
+    /// Resumes a paused announcement where it stopped.
+    public func resumeCurrent() -> Bool {
+        current != nil && sound.setPlaybackPaused(false)
+    }
+
     /// Holds the queue after the current announcement; `resume()` goes on.
     public func pause() { paused = true }
 

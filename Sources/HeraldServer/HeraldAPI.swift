@@ -80,6 +80,8 @@ public struct HeraldAPI: Sendable {
             return try await replay(id, wait: request.uri.queryParameters["wait"] == "true")
         }
         router.post("/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
+        router.post("/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
+        router.post("/v1/current/resume") { _, _ in JSONResponse(value: ["resumed": await daemon.resumeCurrent()]) }
         router.post("/v1/queue/pause") { _, _ in
             await daemon.pause()
             return JSONResponse(value: ["paused": true])

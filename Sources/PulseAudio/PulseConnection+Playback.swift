@@ -9,11 +9,21 @@ extension PulseConnection {
     public func play(_ audio: AudioSource, onSink sinkName: String, mediaRole: String,
                      fadeMilliseconds: Int = 150) async throws -> PlaybackReport {
         let playback = PulsePlayback()
+        withLock { activePlayback = playback }
+        defer { withLock { if activePlayback === playback { activePlayback = nil } } }
         let watchdog = Task { [weak self] in
-            // A finished clip has a known length; a stream gets a bound per chunk instead.
+            // A finished clip has a known length; a stream gets a generous bound. Time spent
+            // paused does not count.
             let limit = Duration.milliseconds(audio.knownDurationMilliseconds ?? 60_000) + (self?.requestTimeout ?? .zero) + .seconds(2)
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            self?.withLock { playback.finish(.timedOut("playback did not finish within \(limit)")) }
+            let started = ContinuousClock.now
+            while let self {
+                let deadline = started + limit + self.withLock { playback.pausedSoFar }
+                if ContinuousClock.now >= deadline {
+                    self.withLock { playback.finish(.timedOut("playback did not finish within \(limit)")) }
+                    return
+                }
+                guard (try? await Task.sleep(until: deadline)) != nil else { return }
+            }
         }
         defer { watchdog.cancel() }
         var feeder: Task<Void, Never>?
@@ -60,6 +70,11 @@ extension PulseConnection {
                 stoppedEarly: playback.stoppedEarly)
         }
         return report
+    }
+
+    /// Pauses or resumes what this connection is playing; false when nothing plays.
+    public func setPlaybackPaused(_ paused: Bool) -> Bool {
+        withLock { activePlayback?.setPaused(paused) ?? false }
     }
 
     /// Lowers the stream to silence in steps, then flushes it.

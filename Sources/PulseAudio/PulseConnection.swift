@@ -21,6 +21,8 @@ public final class PulseConnection: @unchecked Sendable {
     private var connectWaiter: CheckedContinuation<Void, any Error>?
     let subscribers = Mutex<[UUID: AsyncStream<SoundEvent>.Continuation]>([:])
     var subscribedToEvents = false
+    /// The playback in progress, for pause and resume. Touched with the mainloop lock held.
+    var activePlayback: PulsePlayback?
 
     /// Connects to the server named by `PULSE_SERVER`, or the user's default server.
     /// - Parameters:

@@ -21,6 +21,9 @@ final class PulsePlayback: @unchecked Sendable {
     private(set) var startedAt: ContinuousClock.Instant?
     private(set) var stoppedEarly = false
     private var bytesPerSecond = 0
+    /// Pausing corks the stream; the time spent paused moves the end later.
+    private var pausedAt: ContinuousClock.Instant?
+    private(set) var pausedTotal: Duration = .zero
 
     init() {}
 
@@ -133,7 +136,7 @@ final class PulsePlayback: @unchecked Sendable {
     /// the start. Called with the lock held.
     var endHeardAt: ContinuousClock.Instant? {
         guard let startedAt, bytesPerSecond > 0 else { return nil }
-        return startedAt + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
+        return startedAt + pausedTotal + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
     }
 
     /// Resumes the caller at most once. Called with the lock held.
@@ -148,6 +151,22 @@ final class PulsePlayback: @unchecked Sendable {
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
         let index = pa_stream_get_index(stream)
         return index == herald_pa_invalid_index() ? nil : index
+    }
+
+    /// Time spent paused so far, the current pause included. Called with the lock held.
+    var pausedSoFar: Duration { pausedTotal + (pausedAt.map { .now - $0 } ?? .zero) }
+
+    /// Pauses (corks) or resumes the stream; false when it is not playing. Called with the lock held.
+    func setPaused(_ paused: Bool) -> Bool {
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY, (pausedAt != nil) != paused else { return false }
+        if let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        if paused {
+            pausedAt = .now
+        } else if let pausedAt {
+            pausedTotal += .now - pausedAt
+            self.pausedAt = nil
+        }
+        return true
     }
 
     /// Drops what is still buffered and ends the playback early. Called with the lock held.

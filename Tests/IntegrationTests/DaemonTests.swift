@@ -164,3 +164,30 @@ extension OnTheTestSink.DaemonTests {
         #expect(try SoundServer.readSink().volumes == [13107, 13107])
     }
 }
+
+extension OnTheTestSink.DaemonTests {
+    @Test func theCurrentAnnouncementPausesAndResumes() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let text = "The number seven bus leaves in five minutes from stop B. Please have your tickets ready."
+        let (_, row) = try daemon.post("/v1/announcements", "{\"text\": \"\(text)\"}")
+        let id = try #require(row["id"] as? String)
+        try SoundServer.waitFor("it to play") { try HeraldHarness.heraldIsPlaying() }
+        usleep(600_000)
+        #expect(try daemon.post("/v1/current/pause", "").1["paused"] as? Bool == true)
+        usleep(300_000)
+        let quietFrom = monitor.position
+        usleep(1_200_000)
+        let quietTo = monitor.position
+        #expect(try daemon.post("/v1/current/resume", "").1["resumed"] as? Bool == true)
+        try SoundServer.waitFor("it to finish", timeout: 15) { try daemon.get("/v1/announcements/\(id)")["outcome"] != nil }
+        monitor.stop()
+        #expect(try daemon.get("/v1/announcements/\(id)")["outcome"] as? String == "played")
+        #expect(monitor.peak(from: quietFrom, to: quietTo) < 0.001, "silent while paused")
+        let span = try #require(monitor.soundSpan())
+        #expect(monitor.peak(from: quietTo + 0.3, to: span.end) > 0.01, "heard again after the resume")
+    }
+}
