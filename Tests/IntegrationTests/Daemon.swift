@@ -37,6 +37,16 @@ final class Daemon {
         return result
     }
 
+    /// The same without blocking a thread: for many requests in flight at once.
+    static func requestAsync(_ method: String, _ url: String, _ body: String? = nil) async throws -> Int {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        request.timeoutInterval = 120
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
     func post(_ path: String, _ body: String) throws -> (Int, [String: Any]) {
         let (status, json) = try Self.request("POST", base + path, body)
         return (status, json as? [String: Any] ?? [:])

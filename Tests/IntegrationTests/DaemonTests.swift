@@ -28,8 +28,8 @@ extension OnTheTestSink {
         let statuses = await withTaskGroup(of: Int.self) { group in
             for index in 0..<50 {
                 group.addTask {
-                    (try? Daemon.request("POST", base + "/v1/announcements?wait=true",
-                                         #"{"clip": "ding", "request_id": "burst-\#(index)"}"#).0) ?? 0
+                    (try? await Daemon.requestAsync("POST", base + "/v1/announcements?wait=true",
+                                                    #"{"clip": "ding", "request_id": "burst-\#(index)"}"#)) ?? 0
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
