@@ -34,8 +34,15 @@ public actor AnnouncementDaemon {
     private var sound: PulseConnection
     let logger: Logger
     public private(set) var settings: QueueSettings
-    private var queue: AnnouncementQueue<AnnouncementRequest>
-    private var current: (entry: AnnouncementQueue<AnnouncementRequest>.Entry, cancel: @Sendable () -> Void, startedAt: Date)?
+    /// A queued request with its logged row, so playing it needs no read of the log.
+    struct Queued: Sendable {
+        var request: AnnouncementRequest
+        var record: AnnouncementRecord
+    }
+    typealias Entry = AnnouncementQueue<Queued>.Entry
+
+    private var queue: AnnouncementQueue<Queued>
+    private var current: (entry: Entry, cancel: @Sendable () -> Void, startedAt: Date)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     private var sessionIsFresh = false
     private var interruptedForReplay = false
@@ -70,7 +77,8 @@ public actor AnnouncementDaemon {
             }
             throw HeraldFailure.io("could not log the announcement")
         }
-        let entry = AnnouncementQueue.Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt, item: request)
+        let entry = Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt,
+                          item: Queued(request: request, record: record))
         if case .refusedFull(let limit) = queue.enqueue(entry) {
             var failed = record
             failed.outcome = .failed
@@ -79,7 +87,7 @@ public actor AnnouncementDaemon {
             try await context.database.record(failed)
             return .refused(failed, limit: limit)
         }
-        if let current, AnnouncementQueue<AnnouncementRequest>.interrupts(request.priority, current: current.entry.priority) {
+        if let current, AnnouncementQueue<Queued>.interrupts(request.priority, current: current.entry.priority) {
             logger.notice("critical announcement interrupts \(current.entry.id)")
             interruptedForReplay = current.entry.priority == .high
             current.cancel()
@@ -126,10 +134,8 @@ public actor AnnouncementDaemon {
         current?.cancel()
     }
 
-    public func snapshot() async -> Snapshot {
-        var record: AnnouncementRecord?
-        if let current { record = try? await context.database.announcement(id: current.entry.id) }
-        return Snapshot(current: record, currentStartedAt: current?.startedAt,
+    public func snapshot() -> Snapshot {
+        Snapshot(current: current?.entry.item.record, currentStartedAt: current?.startedAt,
                         currentElapsedMilliseconds: current.map { Int(Date().timeIntervalSince($0.startedAt) * 1000) },
                         queueDepth: Dictionary(uniqueKeysWithValues: queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
@@ -162,6 +168,9 @@ public actor AnnouncementDaemon {
         wake.yield()
     }
 
+    /// The daemon's open connection, for status reports.
+    public var soundSystem: any SoundSystem { sound }
+
     /// The id of the last announcement that played, for replay-last.
     public var lastPlayed: String? { lastPlayedID }
 
@@ -169,9 +178,11 @@ public actor AnnouncementDaemon {
 
     private func drain() async {
         while !paused {
-            coalescePayments()
+            await coalescePayments()
             let (next, stale) = queue.next(now: Date())
-            for entry in stale { await finish(id: entry.id, outcome: .droppedStale, error: "older than \(Int(settings.lowMaxAgeSeconds)) s") }
+            for entry in stale {
+                await finish(entry.item.record, outcome: .droppedStale, error: "older than \(Int(settings.lowMaxAgeSeconds)) s")
+            }
             guard let entry = next else { break }
             await play(entry)
         }
@@ -183,12 +194,12 @@ public actor AnnouncementDaemon {
         }
     }
 
-    private func play(_ entry: AnnouncementQueue<AnnouncementRequest>.Entry) async {
+    private func play(_ entry: Entry) async {
         let requested = ContinuousClock.now
-        guard var record = try? await context.database.announcement(id: entry.id) else { return }
+        var record = entry.item.record
         let announcer = self.announcer
         do {
-            let rendered = try await announcer.render(entry.item)
+            let rendered = try await announcer.render(entry.item.request)
             if session == nil {
                 switch try await openSession() {
                 case .suppressedMuted(let sink):
@@ -204,7 +215,7 @@ public actor AnnouncementDaemon {
             // Only the first announcement of a session needs the lead-in: the sink is awake after it.
             let leadIn = sessionIsFresh ? session.leadIn(context.configuration.safeguard) : 0
             sessionIsFresh = false
-            let request = entry.item
+            let request = entry.item.request
             let snapshot = record
             // Its own task, so a critical announcement can cancel it: the playback fades out.
             let task = Task { [announcer] () -> (AnnouncementRecord, Result<(PlaybackReport, prefixMilliseconds: Int, requestToPlay: Int), any Error>) in
@@ -220,7 +231,9 @@ public actor AnnouncementDaemon {
             current = nil
             if record.outcome == .interrupted && interruptedForReplay {
                 interruptedForReplay = false
-                queue.replayFirst(entry)
+                var replay = entry
+                replay.item.record = record
+                queue.replayFirst(replay)
                 try await context.database.record(record)
                 return
             }
@@ -251,8 +264,8 @@ public actor AnnouncementDaemon {
         }
     }
 
-    private func finish(id: String, outcome: Outcome, error: String?) async {
-        guard var record = try? await context.database.announcement(id: id) else { return }
+    private func finish(_ record: AnnouncementRecord, outcome: Outcome, error: String?) async {
+        var record = record
         record.outcome = outcome
         record.error = error
         record.finishedAt = Date()
@@ -278,7 +291,8 @@ public actor AnnouncementDaemon {
         guard let rows = try? await context.database.unfinished() else { return }
         for row in rows {
             guard let request = AnnouncementRequest(record: row) else { continue }
-            _ = queue.enqueue(.init(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: request))
+            _ = queue.enqueue(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
+                                    item: Queued(request: request, record: row)))
         }
         if !rows.isEmpty {
             logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop")
@@ -287,40 +301,34 @@ public actor AnnouncementDaemon {
     }
 
     /// More payments waiting than `coalesce_payments_over`: one summary says them all.
-    private func coalescePayments() {
+    private func coalescePayments() async {
         let taken = queue.takePaymentsToCoalesce(over: settings.coalescePaymentsOver) {
-            if case .payment = $0.body { return true } else { return false }
+            if case .payment = $0.request.body { return true } else { return false }
         }
-        guard let first = taken.first else { return }
+        guard let first = taken.first?.item.request else { return }
         let amounts: [(amount: String, currency: String?)] = taken.compactMap {
-            if case .payment(let amount, let currency) = $0.item.body { return (amount, currency) } else { return nil }
+            if case .payment(let amount, let currency) = $0.item.request.body { return (amount, currency) } else { return nil }
         }
-        let language = first.item.language ?? context.configuration.speech.language
+        let language = first.language ?? context.configuration.speech.language
         guard let summary = PaymentSummary(amounts: amounts, language: language, settings: context.configuration.speech) else {
             for entry in taken.reversed() { queue.replayFirst(entry) }
             return
         }
-        var request = AnnouncementRequest(body: .text(summary.text), priority: .high, source: first.item.source,
-                                          language: first.item.language)
-        request.chime = first.item.chime
+        var request = AnnouncementRequest(body: .text(summary.text), priority: .high, source: first.source,
+                                          language: first.language)
+        request.chime = first.chime
         let summaryRecord = Announcer.record(for: request)
-        queue.replayFirst(.init(id: summaryRecord.id, priority: .high, queuedAt: first.queuedAt, item: request))
-        let database = context.database
-        let ids = taken.map(\.id)
-        Task {
-            _ = try? await database.insertIfNew(summaryRecord)
-            for id in ids {
-                guard var record = try? await database.announcement(id: id) else { continue }
-                record.outcome = .coalesced
-                record.error = "said in summary \(summaryRecord.id)"
-                record.finishedAt = Date()
-                try? await database.record(record)
-            }
+        do {
+            _ = try await context.database.insertIfNew(summaryRecord)
+        } catch {
+            logger.error("could not log the payment summary, playing the payments one by one: \(error)")
+            for entry in taken.reversed() { queue.replayFirst(entry) }
+            return
         }
+        queue.replayFirst(Entry(id: summaryRecord.id, priority: .high, queuedAt: taken[0].queuedAt,
+                                item: Queued(request: request, record: summaryRecord)))
         for entry in taken {
-            var record = Announcer.record(for: entry.item, id: entry.id)
-            record.outcome = .coalesced
-            notify(record)
+            await finish(entry.item.record, outcome: .coalesced, error: "said in summary \(summaryRecord.id)")
         }
     }
 }

@@ -61,12 +61,10 @@ public struct Announcer: Sendable {
     }
 
     /// A new log row for `request`, not yet played.
-    public static func record(for request: AnnouncementRequest, id: String? = nil) -> AnnouncementRecord {
-        var record = AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
-                                        bodyKind: request.bodyKind, body: request.bodyText,
-                                        language: request.language, voice: request.voice, queuedAt: Date())
-        if let id { record.id = id }
-        return record
+    public static func record(for request: AnnouncementRequest) -> AnnouncementRecord {
+        AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
+                           bodyKind: request.bodyKind, body: request.bodyText,
+                           language: request.language, voice: request.voice, queuedAt: Date())
     }
 
     /// Audio for `request`: the file, the cache, the voice pack or the synthesizer.

@@ -33,13 +33,14 @@ public struct StatusReport: Codable, Sendable {
     public var pendingJournal: Bool
 
     /// Gathers the report; never throws: what could not be read is reported as an error field.
-    public static func gather(context: HeraldContext) async -> StatusReport {
+    /// A resident process passes its open connection; otherwise one is made for the report.
+    public static func gather(context: HeraldContext, sound resident: (any SoundSystem)? = nil) async -> StatusReport {
         var report = StatusReport(server: nil, serverError: nil, sink: nil, sinkError: nil, streams: [],
                                   safeguardWouldDo: [], pendingJournal: false)
         report.pendingJournal = ((try? await context.database.pending()) ?? nil) != nil
         let sound: any SoundSystem
         do {
-            sound = try await context.connectSound()
+            if let resident { sound = resident } else { sound = try await context.connectSound() }
             let info = try await sound.serverInfo()
             report.server = "\(info.name) \(info.version)"
         } catch {

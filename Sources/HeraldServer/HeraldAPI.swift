@@ -133,7 +133,8 @@ public struct HeraldAPI: Sendable {
 
     func status() async throws -> Status {
         let totals = try await context.clipCache.totals()
-        return Status(version: version, sound: await StatusReport.gather(context: context), daemon: await daemon.snapshot(),
+        return Status(version: version, sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
+                      daemon: await daemon.snapshot(),
                       cacheHitRate: totals.hitRate, cacheEntries: totals.entries)
     }
 }
