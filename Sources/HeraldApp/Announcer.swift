@@ -102,7 +102,7 @@ public struct Announcer: Sendable {
             let playCalled = ContinuousClock.now
             let report = try await session.sound.play(Self.prepend(prefix, to: rendered.source), onSink: session.sinkName,
                                                       mediaRole: "event")
-            return .success((report, prefix.durationMilliseconds, Self.milliseconds(playCalled - requested)))
+            return .success((report, prefix.durationMilliseconds, (playCalled - requested).inMilliseconds))
         } catch {
             return .failure(error)
         }
@@ -188,9 +188,5 @@ public struct Announcer: Sendable {
             continuation.onTermination = { _ in forwarder.cancel() }
             return .stream(format, stream)
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -12,8 +12,7 @@ final class RateLimiter: Sendable {
         buckets.withLock { buckets in
             var bucket = buckets[key] ?? (perMinute, now)
             let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.level = min(perMinute, bucket.level + seconds * perMinute / 60)
+            bucket.level = min(perMinute, bucket.level + elapsed.inSeconds * perMinute / 60)
             bucket.updated = now
             guard bucket.level >= 1 else {
                 buckets[key] = bucket

@@ -65,8 +65,8 @@ extension PulseConnection {
         let report = withLock {
             playback.tearDown()
             return PlaybackReport(
-                startMilliseconds: playback.startedAt.map { Self.milliseconds(playback.requestedAt, $0) } ?? -1,
-                totalMilliseconds: Self.milliseconds(playback.requestedAt, .now),
+                startMilliseconds: playback.startedAt.map { ($0 - playback.requestedAt).inMilliseconds } ?? -1,
+                totalMilliseconds: (ContinuousClock.now - playback.requestedAt).inMilliseconds,
                 stoppedEarly: playback.stoppedEarly)
         }
         return report
@@ -89,10 +89,5 @@ extension PulseConnection {
             }
         }
         withLock { playback.stopNow() }
-    }
-
-    static func milliseconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> Int {
-        let duration = to - from
-        return Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

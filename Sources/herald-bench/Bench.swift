@@ -52,7 +52,7 @@ struct Bench {
             let work = try await start(run)
             let heard = try await probe.heard()
             try await work.value
-            samples.append(Double((heard - began).components.attoseconds) / 1e15 + Double((heard - began).components.seconds) * 1000)
+            samples.append((heard - began).inSeconds * 1000)
         }
         let median = samples.sorted()[samples.count / 2]
         print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", label as NSString, median,

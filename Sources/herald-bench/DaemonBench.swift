@@ -95,8 +95,7 @@ struct DaemonBench {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        let postSeconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let postSeconds = (ContinuousClock.now - started).inSeconds
         let accepted = statuses.filter { $0 == 202 }.count
         // Wait for the queue to drain (payments pile up into summaries), then count the log.
         var burstRows: [AnnouncementRecord] = []

@@ -65,8 +65,7 @@ kill(keepAlive.processIdentifier, SIGKILL)
 let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)
 let synthStart = ContinuousClock.now
 let long = try await renderer.synthesizeWhole(renderer.request(text: paragraph, language: nil, voice: nil))
-let synthSeconds = Double((ContinuousClock.now - synthStart).components.attoseconds) / 1e18
-    + Double((ContinuousClock.now - synthStart).components.seconds)
+let synthSeconds = (ContinuousClock.now - synthStart).inSeconds
 let realTimeFactor = synthSeconds / (Double(long.durationMilliseconds) / 1000)
 
 print("")
