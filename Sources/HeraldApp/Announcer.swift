@@ -35,7 +35,8 @@ public struct Announcer: Sendable {
             let rendered = try await render(request)
             let sound: PulseConnection
             if let resident = self.sound { sound = resident } else { sound = try await context.connectSound() }
-            switch try await SafeguardSession.open(context: context, sound: sound, lockTimeout: lockTimeout) {
+            switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
+                                                   lockTimeout: lockTimeout) {
             case .suppressedMuted(let sink):
                 try await logSuppressed(&record, sink: sink)
             case .opened(let session):

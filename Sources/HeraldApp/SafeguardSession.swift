@@ -29,14 +29,17 @@ public final class SafeguardSession: Sendable {
     }
 
     /// Takes the lock, restores any journal a dead process left, and opens the safeguard on the
-    /// target sink.
-    public static func open(context: HeraldContext, sound: PulseConnection, lockTimeout: Duration) async throws -> Opening {
+    /// target sink with the mute policy of `priority` (critical always overrides).
+    public static func open(context: HeraldContext, sound: PulseConnection, priority: Priority,
+                            lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {
             let safeguard = context.safeguard(on: sound)
             try await context.recoverPendingJournal(with: safeguard)
             let sinkName = try await context.targetSinkName(on: sound)
-            switch try await safeguard.open(sinkName: sinkName) {
+            let mute = context.configuration.priorities.mutePolicy(
+                for: priority, fallback: context.configuration.safeguard.mutePolicy)
+            switch try await safeguard.open(sinkName: sinkName, mute: mute) {
             case .suppressedMuted(let sink):
                 lock.release()
                 return .suppressedMuted(sink)

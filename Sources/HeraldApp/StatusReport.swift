@@ -57,27 +57,30 @@ public struct StatusReport: Codable, Sendable {
                 Stream(index: $0.index, application: $0.applicationName, mediaRole: $0.mediaRole, muted: $0.muted,
                        volumePercent: $0.volumes.channels.map(\.percent), herald: $0.isHerald)
             }
-            report.safeguardWouldDo = describe(SafeguardPolicy.decide(
-                sink: sink, streams: streams, settings: context.configuration.safeguard), sink: sink)
+            // The same machine an announcement would run, on what the server shows now.
+            var machine = SafeguardMachine(settings: context.configuration.safeguard, processID: 0)
+            report.safeguardWouldDo = describe(machine.open(sink: sink, streams: streams,
+                                                            mute: context.configuration.safeguard.mutePolicy),
+                                               machine: machine, sink: sink)
         } catch {
             report.sinkError = "\(error)"
         }
         return report
     }
 
-    static func describe(_ decision: SafeguardDecision, sink: SinkState) -> [String] {
-        switch decision {
-        case .suppressMuted:
+    static func describe(_ opening: SafeguardMachine.Opening, machine: SafeguardMachine, sink: SinkState) -> [String] {
+        guard case .proceed = opening, let entry = machine.entry else {
             return ["not play: the sink is muted and safeguard.mute is respect"]
-        case .proceed(let unmute, let raiseTo, let ducks):
-            var actions: [String] = []
-            if unmute { actions.append("unmute the sink") }
-            if let raiseTo { actions.append("raise the sink \(sink.volumes) -> \(raiseTo)") }
-            for duck in ducks {
-                actions.append("duck \(duck.applicationName ?? "stream #\(duck.streamIndex)") \(duck.original) -> \(duck.ducked)")
-            }
-            return actions.isEmpty ? ["play as is (loud enough, unmuted, nothing to duck)"] : actions
         }
+        var actions: [String] = []
+        if entry.unmuted { actions.append("unmute the sink") }
+        if let raiseTo = entry.setVolumes { actions.append("raise the sink \(sink.volumes) -> \(raiseTo)") }
+        for duck in entry.ducks {
+            let name = duck.applicationName ?? "stream #\(duck.streamIndex)"
+            actions.append(duck.silenced ? "keep \(name) silent (mute it: nothing of it was heard)"
+                                         : "duck \(name) \(duck.original) -> \(duck.ducked)")
+        }
+        return actions.isEmpty ? ["play as is (loud enough, unmuted, nothing to duck)"] : actions
     }
 
     /// The report for people.

@@ -22,6 +22,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var api = APISettings()
     public var queue = QueueSettings()
     public var audioURL = AudioURLSettings()
+    public var priorities = PriorityPolicies.defaults
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

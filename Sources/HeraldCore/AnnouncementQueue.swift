@@ -28,12 +28,13 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
     private var lanes: [Priority: [Entry]] = [:]
     /// Normal and low are refused past this many waiting entries in all.
     public var limit: Int
-    /// Low announcements older than this are dropped, not played.
-    public var lowMaxAge: TimeInterval
+    /// An announcement older than its priority's max age when its turn comes is not played
+    /// (it waited too long for a sound server, a sink, or the queue).
+    public var policies: PriorityPolicies
 
-    public init(limit: Int = 100, lowMaxAge: TimeInterval = 300) {
+    public init(limit: Int = 100, policies: PriorityPolicies = .defaults) {
         self.limit = limit
-        self.lowMaxAge = lowMaxAge
+        self.policies = policies
     }
 
     public var count: Int { lanes.values.reduce(0) { $0 + $1.count } }
@@ -58,16 +59,9 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         lanes[entry.priority, default: []].insert(entry, at: 0)
     }
 
-    /// The next entry to play, and the low entries dropped for being older than `lowMaxAge`.
+    /// The next entry to play, and the entries removed for being older than their max age.
     public mutating func next(now: Date) -> (next: Entry?, droppedStale: [Entry]) {
-        var dropped: [Entry] = []
-        if let low = lanes[.low] {
-            let (fresh, stale) = low.reduce(into: ([Entry](), [Entry]())) { result, entry in
-                if now.timeIntervalSince(entry.queuedAt) > lowMaxAge { result.1.append(entry) } else { result.0.append(entry) }
-            }
-            lanes[.low] = fresh
-            dropped = stale
-        }
+        let dropped = removeStale(now: now)
         for priority in Self.order {
             if var lane = lanes[priority], !lane.isEmpty {
                 let entry = lane.removeFirst()
@@ -76,6 +70,27 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
             }
         }
         return (nil, dropped)
+    }
+
+    /// Removes and returns the entries older than their priority's max age.
+    public mutating func removeStale(now: Date) -> [Entry] {
+        var dropped: [Entry] = []
+        for (priority, lane) in lanes {
+            let maxAge = policies[priority].maxAge.inSeconds
+            let (fresh, stale) = lane.reduce(into: ([Entry](), [Entry]())) { result, entry in
+                if now.timeIntervalSince(entry.queuedAt) > maxAge { result.1.append(entry) } else { result.0.append(entry) }
+            }
+            lanes[priority] = fresh
+            dropped += stale
+        }
+        return dropped.sorted { $0.queuedAt < $1.queuedAt }
+    }
+
+    /// When the oldest waiting entry passes its max age: the moment to look again while waiting.
+    public func nextExpiry() -> Date? {
+        lanes.flatMap { priority, lane in
+            lane.map { $0.queuedAt.addingTimeInterval(policies[priority].maxAge.inSeconds) }
+        }.min()
     }
 
     /// True when `incoming` must interrupt what plays at `current`: only critical interrupts,

@@ -7,6 +7,8 @@ public struct RestoreActions: Sendable, Equatable {
     public var sinkMuted: Bool?
     /// Streams to bring back from their current volume to their own.
     public var streams: [StreamRestore]
+    /// Streams Herald muted, to unmute (after the sink is back).
+    public var unmuteStreams: [UInt32]
     /// What was left alone because someone changed it meanwhile, for the log.
     public var keptUserChanges: [String]
 
@@ -16,14 +18,24 @@ public struct RestoreActions: Sendable, Equatable {
         public var original: ChannelVolumes
     }
 
-    public var isEmpty: Bool { sinkVolumes == nil && sinkMuted == nil && streams.isEmpty }
+    public init(sinkVolumes: ChannelVolumes? = nil, sinkMuted: Bool? = nil, streams: [StreamRestore] = [],
+                unmuteStreams: [UInt32] = [], keptUserChanges: [String] = []) {
+        self.sinkVolumes = sinkVolumes
+        self.sinkMuted = sinkMuted
+        self.streams = streams
+        self.unmuteStreams = unmuteStreams
+        self.keptUserChanges = keptUserChanges
+    }
+
+    public var isEmpty: Bool { sinkVolumes == nil && sinkMuted == nil && streams.isEmpty && unmuteStreams.isEmpty }
 }
 
 public enum RestorePolicy {
     /// How sure we are of the last value Herald set.
     public enum Knowledge: Sendable {
-        /// The process that made the changes is closing them: the set values are exact.
-        case exact
+        /// The process that made the changes is closing them: `lastSet` holds the last volume it
+        /// set on each ducked stream; a stream missing from it yielded to the user mid-ramp.
+        case exact(lastSet: [UInt32: ChannelVolumes])
         /// Recovering a journal after a crash: a ducked stream may have been mid-ramp, so any
         /// volume between the ducked and the original level, channel by channel, counts as Herald's.
         case afterCrash
@@ -31,9 +43,11 @@ public enum RestorePolicy {
 
     /// Decides what to restore given the journal `entry` and what the server shows now.
     /// `sink` is nil when the sink is gone; streams not in `streams` have vanished and are forgotten.
+    /// The sink's set volumes are compared as the sink reported them back (`entry.setVolumes`),
+    /// so a device that rounds volumes does not make Herald's raise look like the user's.
     public static func actions(for entry: JournalEntry, sink: SinkState?, streams: [StreamState],
                                knowledge: Knowledge) -> RestoreActions {
-        var actions = RestoreActions(sinkVolumes: nil, sinkMuted: nil, streams: [], keptUserChanges: [])
+        var actions = RestoreActions()
         if let sink {
             if let set = entry.setVolumes {
                 if sink.volumes == set {
@@ -53,13 +67,21 @@ public enum RestorePolicy {
         let byIndex = Dictionary(streams.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         for duck in entry.ducks {
             guard let stream = byIndex[duck.streamIndex] else { continue }
+            let name = duck.applicationName ?? "#\(duck.streamIndex)"
+            if duck.silenced {
+                if stream.muted {
+                    actions.unmuteStreams.append(duck.streamIndex)
+                } else {
+                    actions.keptUserChanges.append("stream \(name) unmuted meanwhile")
+                }
+                continue
+            }
             if isHeralds(stream.volumes, duck: duck, knowledge: knowledge) {
                 if stream.volumes != duck.original {
                     actions.streams.append(.init(streamIndex: duck.streamIndex, current: stream.volumes,
                                                  original: duck.original))
                 }
             } else {
-                let name = duck.applicationName ?? "#\(duck.streamIndex)"
                 actions.keptUserChanges.append("stream \(name) volume \(stream.volumes) (Herald set \(duck.ducked))")
             }
         }
@@ -68,8 +90,8 @@ public enum RestorePolicy {
 
     static func isHeralds(_ current: ChannelVolumes, duck: DuckPlan, knowledge: Knowledge) -> Bool {
         switch knowledge {
-        case .exact:
-            return current == duck.ducked
+        case .exact(let lastSet):
+            return lastSet[duck.streamIndex] == current
         case .afterCrash:
             guard current.channels.count == duck.original.channels.count,
                   current.channels.count == duck.ducked.channels.count else { return false }

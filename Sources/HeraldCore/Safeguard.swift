@@ -1,10 +1,12 @@
 import Logging
 
-/// The open/close pair around playback (DESIGN.md "Safeguard rules").
+/// The open/close pair around playback (DESIGN.md "Safeguard rules"): carries out what
+/// `SafeguardMachine` decides.
 ///
-/// `open` snapshots the sink, journals the snapshot, ducks the other streams, unmutes and raises;
-/// `close` restores the sink first, then un-ducks. Streams that appear while open are ducked too.
-/// Back-to-back announcements play between one `open` and one `close`.
+/// Every step (open, a stream appearing, a ramp step, close) is one job, and jobs run one at a
+/// time in order: each reads the server, asks the machine, and executes its actions before the
+/// next job reads anything. So two streams appearing together both get ducked and journaled, and
+/// a duck can never land after the close.
 public actor Safeguard {
     /// The result of `open`.
     public enum Opening: Sendable, Equatable {
@@ -25,83 +27,69 @@ public actor Safeguard {
 
     private let sound: any SoundSystem
     private let journal: any RestoreJournal
-    private let settings: SafeguardSettings
     private let clock: any Clock<Duration>
     private let logger: Logger
-    private let processID: Int32
-
-    private var entry: JournalEntry?
-    /// False while nothing was changed yet, so nothing was journaled.
-    private var journaled = false
-    private var sinkIndex: UInt32 = 0
+    private var machine: SafeguardMachine
     private var watcher: Task<Void, Never>?
-    /// The duck ramp, when it runs beside the first words (no sink change waits for it).
-    private var backgroundDuck: Task<Void, Never>?
+    private var ramper: Task<Void, Never>?
+    /// Jobs waiting for their turn, first in first out.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     public init(sound: any SoundSystem, journal: any RestoreJournal, settings: SafeguardSettings,
                 clock: any Clock<Duration>, logger: Logger, processID: Int32) {
         self.sound = sound
         self.journal = journal
-        self.settings = settings
         self.clock = clock
         self.logger = logger
-        self.processID = processID
+        machine = SafeguardMachine(settings: settings, processID: processID)
     }
 
     /// True between a successful `open` and its `close`.
-    public var isOpen: Bool { entry != nil }
+    public var isOpen: Bool { machine.phase != .closed }
 
-    /// Snapshots `sinkName` and applies the safeguard: duck first, then unmute and raise, so the
-    /// radio never blasts for a moment at the raised volume.
-    public func open(sinkName: String) async throws -> Opening {
-        precondition(entry == nil, "Safeguard.open called twice without close")
-        let sink = try await sound.sink(named: sinkName)
-        let streams = try await sound.streams()
-        switch SafeguardPolicy.decide(sink: sink, streams: streams, settings: settings) {
-        case .suppressMuted:
-            logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
-            return .suppressedMuted(sink)
-        case .proceed(let unmute, let raiseTo, let ducks):
-            let planned = JournalEntry(
-                sinkName: sink.name, originalVolumes: sink.volumes, originalMuted: sink.muted,
-                setVolumes: raiseTo, unmuted: unmute, ducks: ducks, processID: processID)
-            let changesSink = unmute || raiseTo != nil
-            // Nothing to change, nothing to journal: a synced write is the slowest step of an open.
-            if changesSink || !ducks.isEmpty {
-                try await journal.save(planned)
-                journaled = true
+    /// Snapshots `sinkName` and applies the safeguard; returns once the sink is ready to speak on
+    /// (the other streams ramp down meanwhile, under the first words).
+    public func open(sinkName: String, mute: MutePolicy) async throws -> Opening {
+        // Subscribed before the snapshot, so a stream appearing in between is ducked too.
+        let events = try await sound.events()
+        let opening: Opening = try await serially {
+            let sink = try await sound.sink(named: sinkName)
+            let streams = try await sound.streams()
+            switch machine.open(sink: sink, streams: streams, mute: mute) {
+            case .suppressMuted:
+                logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
+                return .suppressedMuted(sink)
+            case .proceed(let actions):
+                do {
+                    try await execute(actions)
+                } catch {
+                    logger.error("safeguard open failed, restoring", metadata: ["error": "\(error)"])
+                    _ = await restoreNow()
+                    throw error
+                }
+                let entry = machine.entry!
+                logger.debug("safeguard open", metadata: [
+                    "sink": "\(sink.name)", "unmuted": "\(entry.unmuted)",
+                    "raised": "\(entry.setVolumes.map(\.description) ?? "no")", "ducked": "\(entry.ducks.count)",
+                ])
+                return .opened(before: sink, entry: entry)
             }
-            entry = planned
-            sinkIndex = sink.index
-            do {
-                let events = try await sound.events()
-                watcher = Task { [weak self] in
-                    for await event in events {
-                        guard case .streamAppeared(let index) = event else { continue }
-                        await self?.duckNewStream(index: index)
+        }
+        if case .opened = opening {
+            startRamp()
+            watcher = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    switch event {
+                    case .streamAppeared(let index): await self.streamAppeared(index: index)
+                    case .streamVanished(let index): await self.streamVanished(index: index)
+                    default: continue
                     }
                 }
-                let moves = ducks.map { ($0.streamIndex, $0.original, $0.ducked) }
-                if changesSink {
-                    // The radio must be down before the sink goes up, or it blasts for a moment.
-                    await rampAll(moves)
-                    if unmute { try await sound.setSinkMute(named: sink.name, to: false) }
-                    if let raiseTo { try await sound.setSinkVolume(named: sink.name, to: raiseTo) }
-                } else if !moves.isEmpty {
-                    // The sink stays as it is: the radio fades down under the first words.
-                    backgroundDuck = Task { await self.rampAll(moves) }
-                }
-            } catch {
-                logger.error("safeguard open failed, restoring", metadata: ["error": "\(error)"])
-                _ = await close()
-                throw error
             }
-            logger.debug("safeguard open", metadata: [
-                "sink": "\(sink.name)", "unmuted": "\(unmute)",
-                "raised": "\(raiseTo.map(\.description) ?? "no")", "ducked": "\(ducks.count)",
-            ])
-            return .opened(before: sink, entry: planned)
         }
+        return opening
     }
 
     /// Restores what `open` changed, except what the user changed meanwhile, and clears the journal.
@@ -109,26 +97,87 @@ public actor Safeguard {
     public func close() async -> Restoration? {
         watcher?.cancel()
         watcher = nil
-        await backgroundDuck?.value
-        backgroundDuck = nil
-        guard let current = entry else { return nil }
-        let restoration = await restore(current, knowledge: .exact, clearJournal: journaled)
-        entry = nil
-        journaled = false
-        return restoration
+        ramper?.cancel()
+        ramper = nil
+        return await serially { await restoreNow() }
     }
 
     /// Restores a journal left by a process that died with the safeguard open (rule 9).
     /// Returns nil when there was nothing pending.
     public func recoverPending() async throws -> Restoration? {
-        guard let pending = try await journal.pending() else { return nil }
-        logger.notice("restoring a pending journal left by process \(pending.processID)",
-                      metadata: ["sink": "\(pending.sinkName)"])
-        return await restore(pending, knowledge: .afterCrash, clearJournal: true)
+        try await serially {
+            guard let pending = try await journal.pending() else { return nil }
+            logger.notice("restoring a pending journal left by process \(pending.processID)",
+                          metadata: ["sink": "\(pending.sinkName)"])
+            var sink: SinkState?
+            do {
+                sink = try await sound.sink(named: pending.sinkName)
+            } catch SoundSystemError.noSuchSink {
+                logger.warning("sink \(pending.sinkName) is gone; nothing to restore on it")
+            }
+            let streams = try await sound.streams()
+            let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams, knowledge: .afterCrash)
+            // A failure throws and keeps the journal: it is applied again when the server is back.
+            if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: pending.sinkName, to: volumes) }
+            if let muted = actions.sinkMuted { try await sound.setSinkMute(named: pending.sinkName, to: muted) }
+            for index in actions.unmuteStreams { try? await sound.setStreamMute(index: index, to: false) }
+            for stream in actions.streams { try? await sound.setStreamVolume(index: stream.streamIndex, to: stream.original) }
+            try await journal.clear()
+            for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
+            return Restoration(entry: pending, actions: actions, failures: [])
+        }
     }
 
-    private func restore(_ entry: JournalEntry, knowledge: RestorePolicy.Knowledge,
-                         clearJournal: Bool) async -> Restoration {
+    // MARK: - Jobs
+
+    private func streamAppeared(index: UInt32) async {
+        await serially {
+            guard machine.phase == .open else { return }
+            do {
+                guard let stream = try await sound.streams().first(where: { $0.index == index }) else { return }
+                let actions = machine.streamAppeared(stream)
+                guard !actions.isEmpty else { return }
+                try await execute(actions)
+                logger.debug("quieted a stream that appeared", metadata: ["stream": "\(index)"])
+                startRamp()
+            } catch {
+                logger.warning("could not duck new stream \(index): \(error)")
+            }
+        }
+    }
+
+    private func streamVanished(index: UInt32) { machine.streamVanished(index: index) }
+
+    /// Runs the ramp steps in the background until every stream has arrived.
+    private func startRamp() {
+        guard ramper == nil, machine.isRamping else { return }
+        ramper = Task { [weak self] in
+            while let self, await self.rampStep() {}
+        }
+    }
+
+    /// One step of the ramp: waits, observes the user, moves. False when the ramp is over.
+    private func rampStep() async -> Bool {
+        guard (try? await clock.sleep(for: machine.rampStepDuration)) != nil else { return false }
+        return await serially {
+            guard machine.phase == .open, machine.isRamping else {
+                ramper = nil
+                return false
+            }
+            await stepRamp()
+            if !machine.isRamping { ramper = nil }
+            return machine.isRamping
+        }
+    }
+
+    private func stepRamp() async {
+        if let streams = try? await sound.streams() { machine.observe(streams) }
+        try? await execute(machine.tick())
+    }
+
+    /// The close, inside a job: sink first, then the streams ramp back, then the journal is cleared.
+    private func restoreNow() async -> Restoration? {
+        guard let entry = machine.entry, machine.phase == .open else { return nil }
         var failures: [String] = []
         var sink: SinkState?
         var streams: [StreamState] = []
@@ -141,70 +190,72 @@ public actor Safeguard {
         }
         do { streams = try await sound.streams() } catch { failures.append("listing streams: \(error)") }
         guard failures.isEmpty else {
-            logger.error("restore failed; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
-            return Restoration(entry: entry,
-                               actions: .init(sinkVolumes: nil, sinkMuted: nil, streams: [], keptUserChanges: []),
-                               failures: failures)
+            logger.error("restore failed; the journal is kept and applied when the server is back",
+                         metadata: ["errors": "\(failures)"])
+            _ = machine.finish()
+            return Restoration(entry: entry, actions: RestoreActions(), failures: failures)
         }
-        let actions = RestorePolicy.actions(for: entry, sink: sink, streams: streams, knowledge: knowledge)
-        // The sink first, then the streams: un-ducking into a still-raised sink would blast.
+        let (actions, restore) = machine.beginClose(sink: sink, streams: streams)
         do {
-            if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: entry.sinkName, to: volumes) }
-            if let muted = actions.sinkMuted { try await sound.setSinkMute(named: entry.sinkName, to: muted) }
+            try await execute(actions)
+            while machine.isRamping {
+                try? await clock.sleep(for: machine.rampStepDuration)
+                await stepRamp()
+            }
         } catch {
             failures.append("restoring sink \(entry.sinkName): \(error)")
         }
-        await rampAll(actions.streams.map { ($0.streamIndex, $0.current, $0.original) })
-        for kept in actions.keptUserChanges {
-            logger.info("kept a change made during the announcement: \(kept)")
-        }
+        for kept in machine.keptUserChanges { logger.info("kept a change made during the announcement: \(kept)") }
+        let finishing = machine.finish()
         if failures.isEmpty {
-            if clearJournal {
-                do { try await journal.clear() } catch { failures.append("clearing the journal: \(error)") }
-            }
+            do { try await execute(finishing) } catch { failures.append("clearing the journal: \(error)") }
         } else {
-            logger.error("restore incomplete; journal kept for 'herald restore'", metadata: ["errors": "\(failures)"])
+            logger.error("restore incomplete; the journal is kept and applied when the server is back",
+                         metadata: ["errors": "\(failures)"])
         }
-        return Restoration(entry: entry, actions: actions, failures: failures)
+        return Restoration(entry: entry, actions: restore, failures: failures)
     }
 
-    /// Ducks a stream that appeared while the safeguard is open, journaling it first.
-    private func duckNewStream(index: UInt32) async {
-        guard var current = entry, !current.ducks.contains(where: { $0.streamIndex == index }) else { return }
-        do {
-            guard let stream = try await sound.streams().first(where: { $0.index == index }),
-                  let plan = SafeguardPolicy.duckPlan(for: stream, sinkIndex: sinkIndex, settings: settings)
-            else { return }
-            current.ducks.append(plan)
-            try await journal.save(current)
-            journaled = true
-            entry = current
-            await rampAll([(plan.streamIndex, plan.original, plan.ducked)])
-            logger.debug("ducked a stream that appeared", metadata: ["stream": "\(index)"])
-        } catch {
-            logger.warning("could not duck new stream \(index): \(error)")
-        }
-    }
-
-    /// Moves each stream from one volume to another in a few steps over `rampMilliseconds`.
-    /// A stream that vanishes meanwhile is forgotten, not an error.
-    private func rampAll(_ moves: [(UInt32, ChannelVolumes, ChannelVolumes)]) async {
-        guard !moves.isEmpty else { return }
-        let steps = settings.rampMilliseconds >= 30 ? max(1, settings.rampMilliseconds / 25) : 1
-        var gone = Set<UInt32>()
-        for step in 1...steps {
-            if steps > 1 && step > 1 {
-                try? await clock.sleep(for: .milliseconds(settings.rampMilliseconds / steps))
-            }
-            for (index, from, to) in moves where !gone.contains(index) {
-                let volumes = SafeguardPolicy.ramp(from: from, to: to, step: step, steps: steps)
-                do {
-                    try await sound.setStreamVolume(index: index, to: volumes)
-                } catch {
-                    gone.insert(index)
-                    logger.debug("stream \(index) not adjusted (gone?): \(error)")
+    /// Carries out `actions` in order. A stream that vanished meanwhile is forgotten, not an error.
+    private func execute(_ actions: [SafeguardMachine.Action]) async throws {
+        for action in actions {
+            switch action {
+            case .saveJournal(let entry): try await journal.save(entry)
+            case .clearJournal: try await journal.clear()
+            case .setSinkMute(let sink, let muted): try await sound.setSinkMute(named: sink, to: muted)
+            case .setSinkVolume(let sink, let volumes): try await sound.setSinkVolume(named: sink, to: volumes)
+            case .readBackSink(let sink):
+                try await execute(machine.sinkReported(try await sound.sink(named: sink)))
+            case .setStreamVolume(let index, let volumes):
+                do { try await sound.setStreamVolume(index: index, to: volumes) } catch {
+                    try rethrowUnlessGone(error, index: index)
+                }
+            case .setStreamMute(let index, let muted):
+                do { try await sound.setStreamMute(index: index, to: muted) } catch {
+                    try rethrowUnlessGone(error, index: index)
                 }
             }
         }
+    }
+
+    private func rethrowUnlessGone(_ error: any Error, index: UInt32) throws {
+        if case SoundSystemError.operationFailed = error {
+            logger.debug("stream \(index) not adjusted (gone?): \(error)")
+            machine.streamVanished(index: index)
+            return
+        }
+        throw error
+    }
+
+    /// Runs `body` when every earlier job has finished: one job at a time, in order of arrival.
+    private func serially<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
     }
 }

@@ -1,38 +1,44 @@
-/// One stream the safeguard will duck: from its own volume to `duckLevel` of it.
+/// One stream the safeguard quiets: from its own volume to `duck_level` of what the listener heard.
 public struct DuckPlan: Sendable, Equatable, Codable {
     public var streamIndex: UInt32
+    /// The stream's own volume before the announcement: what is put back.
     public var original: ChannelVolumes
+    /// The volume that keeps the stream heard exactly as before once the sink is raised
+    /// (`original` scaled by the old over the new sink volume); equal to `original` with no raise.
+    public var held: ChannelVolumes
+    /// The volume it ramps down to: `duck_level` of `held`.
     public var ducked: ChannelVolumes
+    /// True when Herald muted the stream, because the listener heard nothing of it before (the
+    /// sink was muted or silent): it is unmuted again after, its volume never touched.
+    public var silenced: Bool
     public var applicationName: String?
 
-    public init(streamIndex: UInt32, original: ChannelVolumes, ducked: ChannelVolumes,
-                applicationName: String?) {
+    public init(streamIndex: UInt32, original: ChannelVolumes, held: ChannelVolumes, ducked: ChannelVolumes,
+                silenced: Bool, applicationName: String?) {
         self.streamIndex = streamIndex
         self.original = original
+        self.held = held
         self.ducked = ducked
+        self.silenced = silenced
         self.applicationName = applicationName
     }
-}
 
-/// What the safeguard decided to do before speaking.
-public enum SafeguardDecision: Sendable, Equatable {
-    /// Do not play: the sink is muted and the mute policy is `respect`.
-    case suppressMuted
-    /// Play, after these changes (nil: leave as is).
-    case proceed(unmute: Bool, raiseTo: ChannelVolumes?, ducks: [DuckPlan])
-}
+    private enum CodingKeys: String, CodingKey { case streamIndex, original, held, ducked, silenced, applicationName }
 
-/// The pure decision rules of DESIGN.md "Safeguard rules" 2 to 5: no I/O, easy to test.
-public enum SafeguardPolicy {
-    /// Decides what to change on `sink` and its `streams` before an announcement.
-    public static func decide(sink: SinkState, streams: [StreamState],
-                              settings: SafeguardSettings) -> SafeguardDecision {
-        if sink.muted && settings.mutePolicy == .respect { return .suppressMuted }
-        return .proceed(unmute: sink.muted,
-                        raiseTo: raisedVolumes(sink.volumes, settings: settings),
-                        ducks: duckPlans(streams: streams, sinkIndex: sink.index, settings: settings))
+    /// Journals written before `held` and `silenced` existed decode with a plain duck.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        streamIndex = try container.decode(UInt32.self, forKey: .streamIndex)
+        original = try container.decode(ChannelVolumes.self, forKey: .original)
+        held = try container.decodeIfPresent(ChannelVolumes.self, forKey: .held) ?? original
+        ducked = try container.decode(ChannelVolumes.self, forKey: .ducked)
+        silenced = try container.decodeIfPresent(Bool.self, forKey: .silenced) ?? false
+        applicationName = try container.decodeIfPresent(String.self, forKey: .applicationName)
     }
+}
 
+/// The pure level rules of DESIGN.md "Safeguard rules" 2 to 5: no I/O, no state.
+public enum SafeguardPolicy {
     /// The raised volumes, or nil when the loudest channel already reaches `min_volume`.
     ///
     /// Channels are scaled together so the loudest lands on the target and the balance is kept;
@@ -52,19 +58,27 @@ public enum SafeguardPolicy {
         return raised
     }
 
-    /// Duck plans for every other stream on the sink (never Herald's own).
-    public static func duckPlans(streams: [StreamState], sinkIndex: UInt32,
-                                 settings: SafeguardSettings) -> [DuckPlan] {
-        streams.compactMap { duckPlan(for: $0, sinkIndex: sinkIndex, settings: settings) }
-    }
-
-    /// The duck plan for one stream, or nil when it is not to be ducked.
-    public static func duckPlan(for stream: StreamState, sinkIndex: UInt32,
+    /// The plan for one stream, or nil when it is not Herald's to touch (Herald's own, another
+    /// sink's) or nothing needs doing.
+    ///
+    /// What the listener hears of a stream is sink volume times stream volume (PulseAudio multiplies
+    /// percentages). `sinkRatio` is the sink's loudest channel before over after the raise (1 with
+    /// no raise); `silent` says the listener heard nothing of the sink before (muted or at 0%).
+    /// Volumes round down, so the stream is never heard a raw unit louder than before.
+    public static func duckPlan(for stream: StreamState, sinkIndex: UInt32, sinkRatio: Double, silent: Bool,
                                 settings: SafeguardSettings) -> DuckPlan? {
-        guard stream.sinkIndex == sinkIndex, !stream.isHerald, settings.duckLevel < 1 else { return nil }
-        return DuckPlan(streamIndex: stream.index, original: stream.volumes,
-                        ducked: stream.volumes.scaled(by: settings.duckLevel),
-                        applicationName: stream.applicationName)
+        guard stream.sinkIndex == sinkIndex, !stream.isHerald else { return nil }
+        if silent {
+            // Already muted by its application: nothing was heard and nothing needs changing.
+            guard !stream.muted else { return nil }
+            return DuckPlan(streamIndex: stream.index, original: stream.volumes, held: stream.volumes,
+                            ducked: stream.volumes, silenced: true, applicationName: stream.applicationName)
+        }
+        let held = stream.volumes.scaledDown(by: min(1, sinkRatio))
+        let ducked = held.scaledDown(by: min(1, settings.duckLevel))
+        guard ducked != stream.volumes else { return nil }
+        return DuckPlan(streamIndex: stream.index, original: stream.volumes, held: held, ducked: ducked,
+                        silenced: false, applicationName: stream.applicationName)
     }
 
     /// The volumes `step` of `steps` along a ramp from `from` to `to` (channel by channel).
@@ -74,5 +88,12 @@ public enum SafeguardPolicy {
         return ChannelVolumes(zip(from.channels, to.channels).map { a, b in
             Volume(raw: UInt32((Double(a.raw) + (Double(b.raw) - Double(a.raw)) * t).rounded()))
         })
+    }
+}
+
+extension ChannelVolumes {
+    /// Every channel multiplied by `factor` (at most 1), rounded down to the raw unit.
+    func scaledDown(by factor: Double) -> ChannelVolumes {
+        ChannelVolumes(channels.map { Volume(raw: UInt32((Double($0.raw) * factor).rounded(.down))) })
     }
 }

@@ -68,6 +68,11 @@ public enum SoundEvent: Sendable, Equatable {
     case streamAppeared(index: UInt32)
     case streamVanished(index: UInt32)
     case sinkChanged(index: UInt32)
+    /// A sink came or went.
+    case sinkAdded(index: UInt32)
+    case sinkRemoved(index: UInt32)
+    /// The server's settings changed: its default sink may be another one now.
+    case serverChanged
 }
 
 /// What a finished playback reports.
@@ -98,6 +103,7 @@ public protocol SoundSystem: Sendable {
     /// Every playback stream on the server.
     func streams() async throws -> [StreamState]
     func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws
+    func setStreamMute(index: UInt32, to muted: Bool) async throws
     /// Stream and sink changes, for ducking streams that appear during an announcement.
     func events() async throws -> AsyncStream<SoundEvent>
     /// Plays `audio` on the sink and returns once it has been heard to the end. A stream starts
@@ -111,6 +117,8 @@ public enum SoundSystemError: Error, Equatable, CustomStringConvertible {
     case connectionLost(String)
     case timedOut(String)
     case noSuchSink(String)
+    /// The sink was removed while Herald played on it.
+    case sinkGone(String)
     case noDefaultSink
     case operationFailed(String)
 
@@ -122,6 +130,7 @@ public enum SoundSystemError: Error, Equatable, CustomStringConvertible {
         case .timedOut(let what): "PulseAudio did not answer in time: \(what)"
         case .noSuchSink(let name):
             "no sink named '\(name)'; list sinks with 'pactl list short sinks' and fix 'sink' in the config"
+        case .sinkGone(let name): "the sink '\(name)' went away while playing"
         case .noDefaultSink: "the server has no default sink; configure 'sink' or load an output device"
         case .operationFailed(let detail): "PulseAudio refused: \(detail)"
         }

@@ -9,28 +9,31 @@ import Logging
 /// The HTTP API of `herald serve` (DESIGN.md "Interfaces"), on Hummingbird.
 public struct HeraldAPI: Sendable {
     let daemon: AnnouncementDaemon
-    let context: HeraldContext
-    let validator: PayloadValidator
-    let remote: RemoteAudio
+    let live: LiveContext
     let version: String
 
-    public init(daemon: AnnouncementDaemon, context: HeraldContext, version: String) {
+    /// Every request reads the config in force now: a reload applies to the API at once.
+    public init(daemon: AnnouncementDaemon, live: LiveContext, version: String) {
         self.daemon = daemon
-        self.context = context
+        self.live = live
         self.version = version
+    }
+
+    var context: HeraldContext { live.value }
+    var remote: RemoteAudio { RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache) }
+    var validator: PayloadValidator {
         let configuration = context.configuration
-        remote = RemoteAudio(settings: configuration.audioURL, cache: context.clipCache)
-        validator = PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
-                                     soundsDirectory: configuration.soundsDirectory)
+        return PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters,
+                                speech: configuration.speech, soundsDirectory: configuration.soundsDirectory)
     }
 
     /// The router with every route.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        let api = context.configuration.api
-        router.add(middleware: TokenAuthenticator(tokens: api.tokens, limiter: RateLimiter(perMinute: api.ratePerMinute),
-                                                  perMinute: api.ratePerMinute))
-        let limit = context.configuration.api.maxBodyBytes
+        let live = self.live
+        router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api },
+                                                  limiter: RateLimiter(perMinute: live.value.configuration.api.ratePerMinute)))
+        var limit: Int { live.value.configuration.api.maxBodyBytes }
         router.get("/v1/health") { _, _ in JSONResponse(value: ["status": "ok"]) }
         router.post("/v1/announcements") { request, _ in
             let payload = try await decodeBody(NativeAnnouncement.self, from: request, limit: limit)

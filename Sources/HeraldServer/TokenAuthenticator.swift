@@ -5,11 +5,14 @@ import Hummingbird
 /// Checks `Authorization: Bearer TOKEN` against the configured tokens and their roles.
 /// With no tokens configured every client is served: the server then listens on loopback only.
 struct TokenAuthenticator<Context: RequestContext>: RouterMiddleware {
-    let tokens: [String: APISettings.Role]
+    /// The API settings in force now (a reload changes the tokens without a restart).
+    let api: @Sendable () -> APISettings
     let limiter: RateLimiter
-    let perMinute: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let settings = api()
+        let tokens = settings.tokens
+        let perMinute = settings.ratePerMinute
         guard !tokens.isEmpty, request.uri.path != "/v1/health" else { return try await next(request, context) }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens")

@@ -21,7 +21,8 @@ extension PulseConnection {
                         .broadcast(type: type, index: index)
                 }, unretained)
             }
-            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue)
+            let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+                                              | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
             try await performSuccess("subscribe to events") { context, userdata in
                 pa_context_subscribe(context, mask, successCallback, userdata)
             }
@@ -51,7 +52,15 @@ extension PulseConnection {
                 return
             }
         } else if facility == PA_SUBSCRIPTION_EVENT_SINK {
-            event = .sinkChanged(index: index)
+            if kind == PA_SUBSCRIPTION_EVENT_NEW {
+                event = .sinkAdded(index: index)
+            } else if kind == PA_SUBSCRIPTION_EVENT_REMOVE {
+                event = .sinkRemoved(index: index)
+            } else {
+                event = .sinkChanged(index: index)
+            }
+        } else if facility == PA_SUBSCRIPTION_EVENT_SERVER {
+            event = .serverChanged
         } else {
             return
         }

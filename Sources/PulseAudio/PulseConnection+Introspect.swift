@@ -56,6 +56,12 @@ extension PulseConnection {
         }
     }
 
+    public func setSinkInputMute(index: UInt32, to muted: Bool) async throws {
+        try await performSuccess("set mute of stream #\(index)") { context, userdata in
+            pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, successCallback, userdata)
+        }
+    }
+
     public func setSinkInputVolume(index: UInt32, to volumes: ChannelVolumes) async throws {
         var cvolume = pa_cvolume(volumes)
         try await performSuccess("set volume of stream #\(index)") { context, userdata in

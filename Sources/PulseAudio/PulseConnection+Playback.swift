@@ -51,7 +51,14 @@ extension PulseConnection {
                     }
                 }
             } onCancel: {
-                Task { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) }
+                // Not playing yet (cancelled before or while the stream connects): stop at once, so
+                // the clip is never started. Playing: fade out first.
+                let playing = self.withLock {
+                    if playback.streamIndex != nil { return true }
+                    playback.stopNow()
+                    return false
+                }
+                if playing { Task { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) } }
             }
         } catch {
             withLock { playback.tearDown() }
@@ -61,6 +68,10 @@ extension PulseConnection {
         if let end = withLock({ playback.stoppedEarly ? nil : playback.endHeardAt }), end > .now {
             let waited: Void? = try? await Task.sleep(until: end)
             if waited == nil { withLock { playback.stopNow() } }
+        }
+        if let lost = withLock({ playback.lostAfterFinish }) {
+            withLock { playback.tearDown() }
+            throw lost
         }
         let report = withLock {
             playback.tearDown()

@@ -65,6 +65,14 @@ public final class PulseConnection: @unchecked Sendable {
 
     private func connect() async throws {
         let unretained = Unmanaged.passUnretained(self).toOpaque()
+        // Armed before the wait it bounds: a server that accepts the socket and never answers
+        // must not hold the caller forever.
+        let timeout = requestTimeout
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.withLock { self?.failConnect(.noServer("no answer within \(timeout)")) }
+        }
+        defer { timer.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             withLock {
                 connectWaiter = continuation
@@ -80,12 +88,10 @@ public final class PulseConnection: @unchecked Sendable {
                 withLock { failConnect(.noServer("cannot start the mainloop thread")) }
             }
         }
-        let timeout = requestTimeout
-        Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.withLock { self?.failConnect(.noServer("no answer within \(timeout)")) }
-        }
     }
+
+    /// True while the server answers; false for good once it went away (connect anew).
+    public var isConnected: Bool { withLock { pa_context_get_state(context) == PA_CONTEXT_READY } }
 
     private func failConnect(_ error: SoundSystemError) {
         guard let waiter = connectWaiter else { return }

@@ -20,6 +20,13 @@ final class PulsePlayback: @unchecked Sendable {
     let requestedAt = ContinuousClock.now
     private(set) var startedAt: ContinuousClock.Instant?
     private(set) var stoppedEarly = false
+    /// Set by `stopNow`: a stream not yet created is never created, one still connecting is
+    /// disconnected the moment it is ready, and nothing more is written.
+    private var cancelled = false
+    /// The stream failed after the caller was resumed (while the sink played out what it held):
+    /// the end was not heard.
+    private(set) var lostAfterFinish: SoundSystemError?
+    private var sinkName = ""
     private var bytesPerSecond = 0
     /// Pausing corks the stream; the time spent paused moves the end later.
     private var pausedAt: ContinuousClock.Instant?
@@ -40,6 +47,9 @@ final class PulsePlayback: @unchecked Sendable {
     func start(_ continuation: CheckedContinuation<Void, any Error>, context: OpaquePointer,
                format: AudioFormat, sinkName: String, mediaRole: String) {
         self.continuation = continuation
+        self.sinkName = sinkName
+        // Cancelled before the stream existed (Ctrl-C, a critical announcement): nothing to play.
+        if cancelled { return finish(nil) }
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate),
                                   channels: UInt8(clamping: format.channelCount))
         guard pa_sample_spec_valid(&spec) != 0 else {
@@ -71,7 +81,9 @@ final class PulsePlayback: @unchecked Sendable {
         var attributes = pa_buffer_attr(
             maxlength: unset, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicroseconds, &spec)),
             prebuf: UInt32(pa_usec_to_bytes(Self.prebufferMicroseconds, &spec)), minreq: unset, fragsize: unset)
-        if pa_stream_connect_playback(stream, sinkName, &attributes, PA_STREAM_NOFLAGS, nil, nil) < 0 {
+        // DONT_MOVE: the server must not carry the announcement silently to another sink (a new
+        // default that is muted, say); it fails instead, and the daemon says it again there.
+        if pa_stream_connect_playback(stream, sinkName, &attributes, PA_STREAM_DONT_MOVE, nil, nil) < 0 {
             finish(.operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(context))"))
         }
     }
@@ -83,8 +95,15 @@ final class PulsePlayback: @unchecked Sendable {
     private func stateChanged() {
         guard let stream else { return }
         let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-            finish(.connectionLost("playback stream: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
+        if state == PA_STREAM_READY && cancelled {
+            pa_stream_disconnect(stream)
+        } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+            let context = pa_stream_get_context(stream)
+            // The server still answers: the sink went away under the stream (DONT_MOVE).
+            let error: SoundSystemError = pa_context_get_state(context) == PA_CONTEXT_READY
+                ? .sinkGone(sinkName) : .connectionLost("playback stream: \(PulseConnection.lastError(context))")
+            if continuation == nil && !cancelled { lostAfterFinish = error }
+            finish(error)
         }
     }
 
@@ -101,13 +120,13 @@ final class PulsePlayback: @unchecked Sendable {
     }
 
     private func writeWhatFits() {
-        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        guard let stream, !cancelled, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
         let writable = pa_stream_writable_size(stream)
         if writable != Int.max && writable > 0 { write(upTo: writable) } else if inputFinished { write(upTo: 0) }
     }
 
     private func write(upTo length: Int) {
-        guard let stream, !draining else { return }
+        guard let stream, !draining, !cancelled else { return }
         let count = min(length, bytes.count - offset)
         if count > 0 {
             let result = bytes.withUnsafeBytes {
@@ -172,6 +191,7 @@ final class PulsePlayback: @unchecked Sendable {
     /// Drops what is still buffered and ends the playback early. Called with the lock held.
     func stopNow() {
         stoppedEarly = true
+        cancelled = true
         if let stream, pa_stream_get_state(stream) == PA_STREAM_READY,
            let operation = pa_stream_flush(stream, nil, nil) {
             pa_operation_unref(operation)
@@ -188,11 +208,36 @@ final class PulsePlayback: @unchecked Sendable {
             self.drainOperation = nil
         }
         guard let stream else { return }
-        pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_started_callback(stream, nil, nil)
-        if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
+        let state = pa_stream_get_state(stream)
+        if state == PA_STREAM_CREATING {
+            // Still connecting: it cannot be disconnected yet, and freed now it would live on as
+            // an orphan sink-input. A reaper of its own disconnects it once ready, then frees it.
+            PlaybackReaper.adopt(stream)
+            self.stream = nil
+            return
+        }
+        pa_stream_set_state_callback(stream, nil, nil)
+        if state == PA_STREAM_READY { pa_stream_disconnect(stream) }
         pa_stream_unref(stream)
         self.stream = nil
+    }
+}
+
+/// Disconnects and frees a stream that was torn down while still connecting.
+private enum PlaybackReaper {
+    /// Called with the mainloop lock held; takes over the caller's reference to `stream`.
+    static func adopt(_ stream: OpaquePointer) {
+        pa_stream_set_state_callback(stream, { stream, _ in
+            guard let stream else { return }
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY {
+                pa_stream_disconnect(stream)
+            } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                pa_stream_set_state_callback(stream, nil, nil)
+                pa_stream_unref(stream)
+            }
+        }, nil)
     }
 }

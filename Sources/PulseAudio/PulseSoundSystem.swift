@@ -8,6 +8,10 @@ extension PulseConnection: SoundSystem {
         try await setSinkInputVolume(index: index, to: volumes)
     }
 
+    public func setStreamMute(index: UInt32, to muted: Bool) async throws {
+        try await setSinkInputMute(index: index, to: muted)
+    }
+
     public func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
         try await play(audio, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HeraldApp
 import HeraldServer
 import Hummingbird
@@ -10,27 +11,46 @@ extension Herald {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the daemon: the announcement queue and the HTTP API on api.listen.",
-            discussion: "SIGTERM or Ctrl-C fades out what plays, restores the sink, and exits 0.")
+            discussion: """
+                Runs on the built-in defaults when there is no config file, and without a sound server: \
+                announcements wait for one (each within its priority's max_age) and /v1/status says what \
+                they wait for. A journal left by a crash is applied before serving and again whenever the \
+                server comes back. SIGTERM or Ctrl-C fades out what plays, restores the sink, leaves the \
+                rest queued for the next start, and exits 0. SIGHUP or a change to the file reloads the config.
+                """)
 
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            var logger = options.makeLogger()
-            if !options.verbose && ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"] == nil { logger.logLevel = .info }
-            let context = try await options.makeContext(logger: logger)
-            let sound: PulseConnection
-            do { sound = try await context.connectSound() } catch { throw fail(error) }
-            let settings = context.configuration.api
-            let daemon = AnnouncementDaemon(context: context, sound: sound, settings: context.configuration.queue)
-            let api = HeraldAPI(daemon: daemon, context: context, version: Herald.version)
+            var configured = options.makeLogger()
+            if !options.verbose && ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"] == nil { configured.logLevel = .info }
+            let logger = configured
+            let live = LiveContext(try await options.makeContext(logger: logger))
+            let (soundChanges, soundChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let connector = SoundConnector(logger: logger, onConnect: { sound in
+                // Before anything plays on a new connection: a crash or a lost server may have
+                // left the sink raised and the radio ducked.
+                do {
+                    if let restored = try await JournalRestorer(context: live.value).restore(using: sound) {
+                        logger.notice("applied the pending restore journal", metadata: ["sink": "\(restored.entry.sinkName)"])
+                    }
+                } catch {
+                    logger.error("could not apply the pending restore journal yet: \(error)")
+                }
+            }, changed: { soundChanged.yield() })
+            // One attempt before serving, so a pending journal is applied first when a server answers.
+            await connector.connectOnce()
+            let daemon = AnnouncementDaemon(context: live.value, connector: connector)
+            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version)
+            let settings = live.value.configuration.api
             let app = Application(router: api.router(),
                                   configuration: .init(address: .hostname(settings.host, port: settings.port),
                                                        serverName: "herald"),
                                   logger: logger)
             // Services stop in reverse order: the API first, then the queue fades out and restores.
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: DaemonService(daemon: daemon)),
-                           .init(service: ConfigReloader(daemon: daemon, initial: context, logger: logger)),
+                services: [.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges)),
+                           .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
                            .init(service: app)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(settings.baseURL)")
@@ -39,17 +59,23 @@ extension Herald {
     }
 }
 
-/// The queue worker as a Service: graceful shutdown fades the current announcement and restores.
+/// The queue worker and its sound connection as one Service: graceful shutdown fades the current
+/// announcement, restores, and leaves the rest queued.
 struct DaemonService: Service {
     let daemon: AnnouncementDaemon
+    let connector: SoundConnector
+    let soundChanges: AsyncStream<Void>
 
     func run() async throws {
         await withGracefulShutdownHandler {
-            await daemon.run()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await connector.run() }
+                group.addTask { for await _ in soundChanges { daemon.soundChanged() } }
+                await daemon.run()
+                group.cancelAll()
+            }
         } onGracefulShutdown: {
             Task { await daemon.stop() }
         }
     }
 }
-
-import Foundation

@@ -1,0 +1,110 @@
+import Foundation
+import HeraldCore
+import Logging
+import PulseAudio
+
+/// The daemon's one way to the sound server: keeps a connection, connects again with backoff when
+/// the server goes away or was never there, and says what it waits for (DESIGN.md rule 1).
+///
+/// Nothing else in the daemon holds a `PulseConnection` across announcements, so nobody keeps
+/// using a dead one.
+public actor SoundConnector {
+    /// What the connector is doing now, for `/v1/status`.
+    public enum State: Sendable, Equatable {
+        case connecting
+        case connected(server: String)
+        /// No server: `reason`, tried again at `retryAt`.
+        case waiting(reason: String, retryAt: Date)
+    }
+
+    public private(set) var state: State = .connecting
+    private var connection: PulseConnection?
+    private let logger: Logger
+    private let connectTimeout: Duration
+    /// Run on every new connection before anyone else uses it (the daemon applies the journal).
+    private let onConnect: @Sendable (PulseConnection) async -> Void
+    /// Told of every change that may let a waiting announcement play: connected, a sink came,
+    /// the default sink changed, the server went away.
+    private let changed: @Sendable () -> Void
+    private var backoff = Backoff()
+
+    public init(logger: Logger, connectTimeout: Duration = .seconds(2),
+                onConnect: @escaping @Sendable (PulseConnection) async -> Void,
+                changed: @escaping @Sendable () -> Void) {
+        self.logger = logger
+        self.connectTimeout = connectTimeout
+        self.onConnect = onConnect
+        self.changed = changed
+    }
+
+    /// The live connection, or the reason there is none (`SoundSystemError.noServer`).
+    public func current() throws -> PulseConnection {
+        if let connection, connection.isConnected { return connection }
+        switch state {
+        case .waiting(let reason, _): throw SoundSystemError.noServer(reason)
+        default: throw SoundSystemError.noServer("connecting")
+        }
+    }
+
+    /// One attempt now, for a caller that must know before it goes on (the journal at start).
+    public func connectOnce() async {
+        guard connection == nil || connection?.isConnected == false else { return }
+        await attempt()
+    }
+
+    /// Keeps the connection until the task is cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            if connection?.isConnected != true { await attempt() }
+            guard let connection, connection.isConnected else {
+                let delay = backoff.next()
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            // Events end when the connection dies: that is the signal to connect again.
+            guard let events = try? await connection.events() else { continue }
+            for await event in events {
+                switch event {
+                case .sinkAdded, .sinkRemoved, .serverChanged: changed()
+                default: continue
+                }
+            }
+            if Task.isCancelled { break }
+            logger.warning("the sound server went away; connecting again")
+            self.connection = nil
+            state = .waiting(reason: "the sound server went away", retryAt: Date())
+            changed()
+        }
+    }
+
+    private func attempt() async {
+        do {
+            let fresh = try await PulseConnection(timeout: connectTimeout, logger: logger)
+            let info = try await fresh.serverInfo()
+            connection = fresh
+            backoff.reset()
+            state = .connected(server: "\(info.name) \(info.version)")
+            logger.notice("connected to the sound server \(info.name) \(info.version)")
+            await onConnect(fresh)
+            changed()
+        } catch {
+            let delay = backoff.peek
+            if case .waiting = state {} else {
+                logger.warning("no sound server (\(error)); trying again with backoff")
+            }
+            state = .waiting(reason: "\(error)", retryAt: Date().addingTimeInterval(delay.inSeconds))
+        }
+    }
+}
+
+/// Delays between reconnection attempts: 0.25 s doubling up to 5 s, so a restarted server is
+/// found within seconds and a missing one costs nothing.
+struct Backoff: Sendable {
+    private var attempt = 0
+    var peek: Duration { .milliseconds(min(5000, 250 << min(attempt, 5))) }
+    mutating func next() -> Duration {
+        defer { attempt += 1 }
+        return peek
+    }
+    mutating func reset() { attempt = 0 }
+}
