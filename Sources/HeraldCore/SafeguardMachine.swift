@@ -88,7 +88,7 @@ public struct SafeguardMachine: Sendable {
             actions.append(.readBackSink(sink: sink.name))
         }
         // Nothing to change, nothing to journal: a synced write is the slowest step of an open.
-        guard !actions.isEmpty else { return .proceed([]) }
+        guard !actions.isEmpty || !current.ducks.isEmpty else { return .proceed([]) }
         journaled = true
         return .proceed([.saveJournal(current)] + actions)
     }

@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func staleLowAnnouncementsAreDropped() {
-        var queue = Queue(limit: 10, lowMaxAge: 60)
+        var policies = PriorityPolicies.defaults
+        policies[.low].maxAge = .seconds(60)
+        var queue = Queue(limit: 10, policies: policies)
         _ = queue.enqueue(entry("old", .low, at: 0))
         _ = queue.enqueue(entry("fresh", .low, at: 100))
         let (next, dropped) = queue.next(now: t0.addingTimeInterval(120))

@@ -27,17 +27,58 @@ actor InMemorySoundSystem: SoundSystem {
         return sink
     }
 
+    /// Raw units the "device" rounds every sink volume to (1 = exact), as hardware mixers do.
+    var sinkVolumeStep: UInt32 = 1
+    /// (sink loudest, stream loudest) as fractions after each change, for streams watched by index.
+    private var heard: [UInt32: [(Double, Double)]] = [:]
+
     func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws {
-        sink.volumes = volumes
+        let step = sinkVolumeStep
+        sink.volumes = ChannelVolumes(volumes.channels.map { Volume(raw: ($0.raw + step / 2) / step * step) })
         changes.append("sink volume \(volumes)")
+        noteHeard()
+    }
+
+    func setStreamMute(index: UInt32, to muted: Bool) async throws {
+        guard let position = streamList.firstIndex(where: { $0.index == index }) else {
+            throw SoundSystemError.operationFailed("no stream #\(index)")
+        }
+        streamList[position].muted = muted
+        changes.append("stream \(index) mute \(muted)")
+        noteHeard()
+    }
+
+    /// What the listener hears of `stream` after each change: (sink, stream) loudness factors.
+    func heardAfterEachChange(stream index: UInt32) -> [(Double, Double)] { heard[index] ?? [] }
+
+    private func noteHeard() {
+        for stream in streamList {
+            let sinkLevel = sink.muted ? 0 : sink.volumes.loudest.exactPercent / 100
+            let streamLevel = stream.muted ? 0 : stream.volumes.loudest.exactPercent / 100
+            heard[stream.index, default: []].append((sinkLevel, streamLevel))
+        }
     }
 
     func setSinkMute(named name: String, to muted: Bool) async throws {
         sink.muted = muted
         changes.append("sink mute \(muted)")
+        noteHeard()
     }
 
-    func streams() async throws -> [StreamState] { streamList }
+    /// Runs once, right after the next `streams()` read: what happens between a snapshot and the rest.
+    var afterNextStreamsRead: (@Sendable (InMemorySoundSystem) async -> Void)?
+
+    func streams() async throws -> [StreamState] {
+        let list = streamList
+        if let hook = afterNextStreamsRead {
+            afterNextStreamsRead = nil
+            await hook(self)
+        }
+        return list
+    }
+
+    func setAfterNextStreamsRead(_ hook: @escaping @Sendable (InMemorySoundSystem) async -> Void) { afterNextStreamsRead = hook }
+    func setSinkVolumeStep(_ step: UInt32) { sinkVolumeStep = step }
 
     func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws {
         guard let position = streamList.firstIndex(where: { $0.index == index }) else {
@@ -45,6 +86,7 @@ actor InMemorySoundSystem: SoundSystem {
         }
         streamList[position].volumes = volumes
         changes.append("stream \(index) \(volumes)")
+        noteHeard()
     }
 
     func events() async throws -> AsyncStream<SoundEvent> {

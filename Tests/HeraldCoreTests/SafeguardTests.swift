@@ -15,7 +15,7 @@ import Testing
     /// open, play, close: one announcement.
     @discardableResult
     func announce(_ safeguard: Safeguard, _ sound: InMemorySoundSystem) async throws -> Safeguard.Restoration? {
-        guard case .opened = try await safeguard.open(sinkName: "speaker") else { return nil }
+        guard case .opened = try await safeguard.open(sinkName: "speaker", mute: .override) else { return nil }
         _ = try await sound.play(.clip(clip), onSink: "speaker", mediaRole: "event")
         return await safeguard.close()
     }
@@ -85,28 +85,49 @@ import Testing
         #expect(restoration.actions.sinkMuted == nil)
     }
 
-    @Test func otherStreamsAreDuckedFirstAndRestoredLast() async throws {
+    @Test func onAMutedSinkTheRadioStaysSilentAndComesBackAfter() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true),
                                         streams: [musicStream(index: 7, volumes: percent(80, 80))])
         try await announce(safeguard(sound, InMemoryJournal()), sound)
-        let ducked = try #require(await sound.streamsWhilePlaying.first)
-        #expect(ducked.volumes == percent(24, 24))
-        #expect(await sound.streamList.first?.volumes == percent(80, 80))
+        let whilePlaying = try #require(await sound.streamsWhilePlaying.first)
+        #expect(whilePlaying.muted, "nothing of the radio was heard before: nothing while speaking")
+        #expect(whilePlaying.volumes == percent(80, 80), "its volume is not touched")
+        #expect(await sound.streamList.first?.muted == false)
         let changes = await sound.changes
-        let firstDuck = try #require(changes.firstIndex { $0.hasPrefix("stream 7") })
+        let silence = try #require(changes.firstIndex(of: "stream 7 mute true"))
         let unmute = try #require(changes.firstIndex(of: "sink mute false"))
         let remute = try #require(changes.firstIndex(of: "sink mute true"))
-        let lastStream = try #require(changes.lastIndex { $0.hasPrefix("stream 7") })
-        #expect(firstDuck < unmute, "duck before unmuting, so the radio never blasts")
-        #expect(remute < lastStream, "restore the sink before un-ducking")
+        let back = try #require(changes.firstIndex(of: "stream 7 mute false"))
+        #expect(silence < unmute, "the radio is silenced before the sink is unmuted")
+        #expect(remute < back, "the sink is muted again before the radio is unmuted")
+    }
+
+    @Test func onARaisedSinkTheRadioIsNeverLouderThanBefore() async throws {
+        // 20% sink, radio at 80%: heard at 0.2 x 0.8 = 0.16 before.
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)),
+                                        streams: [musicStream(index: 7, volumes: percent(80, 80))])
+        try await announce(safeguard(sound, InMemoryJournal()), sound)
+        let heardBefore = 0.2 * 0.8
+        // Every moment: the product of the sink and the radio after each change, in order.
+        for (sink, stream) in await sound.heardAfterEachChange(stream: 7) {
+            #expect(sink * stream <= heardBefore + 1e-9, "heard \(sink) x \(stream)")
+        }
+        let playing = try #require(await sound.streamsWhilePlaying.first)
+        let raised = try #require(await sound.sinkWhilePlaying)
+        #expect(raised.volumes == percent(70, 70))
+        let heard = raised.volumes.loudest.exactPercent / 100 * playing.volumes.loudest.exactPercent / 100
+        #expect(heard <= heardBefore, "held as before when the first word starts")
+        #expect(await sound.streamList.first?.volumes == percent(80, 80))
+        #expect(await sound.sink.volumes == percent(20, 20))
     }
 
     @Test func heraldsOwnAndOtherSinksStreamsAreNotDucked() {
         var own = musicStream(index: 1, volumes: percent(100))
         own.isHerald = true
         let elsewhere = musicStream(index: 2, volumes: percent(100), sinkIndex: 9)
-        let plans = SafeguardPolicy.duckPlans(streams: [own, elsewhere, musicStream(index: 3, volumes: percent(50))],
-                                              sinkIndex: 0, settings: .defaults)
+        let plans = [own, elsewhere, musicStream(index: 3, volumes: percent(50))].compactMap {
+            SafeguardPolicy.duckPlan(for: $0, sinkIndex: 0, sinkRatio: 1, silent: false, settings: .defaults)
+        }
         #expect(plans.map(\.streamIndex) == [3])
     }
 
@@ -155,7 +176,7 @@ import Testing
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true),
                                         streams: [musicStream(index: 7, volumes: percent(80, 80))])
         let journal = InMemoryJournal()
-        let opening = try await safeguard(sound, journal, settings).open(sinkName: "speaker")
+        let opening = try await safeguard(sound, journal, settings).open(sinkName: "speaker", mute: .respect)
         guard case .suppressedMuted = opening else {
             Issue.record("expected suppressedMuted, got \(opening)")
             return
@@ -167,7 +188,7 @@ import Testing
     @Test func aMissingSinkIsAClearErrorAndChangesNothing() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20)))
         await #expect(throws: SoundSystemError.noSuchSink("nowhere")) {
-            try await safeguard(sound, InMemoryJournal()).open(sinkName: "nowhere")
+            try await safeguard(sound, InMemoryJournal()).open(sinkName: "nowhere", mute: .override)
         }
         #expect(await sound.changes.isEmpty)
     }
@@ -180,8 +201,10 @@ import Testing
         let entry = JournalEntry(
             sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: true,
             setVolumes: percent(70, 70), unmuted: true,
-            ducks: [DuckPlan(streamIndex: 7, original: percent(80, 80), ducked: percent(24, 24), applicationName: "radio"),
-                    DuckPlan(streamIndex: 8, original: percent(80, 80), ducked: percent(24, 24), applicationName: "tv")],
+            ducks: [DuckPlan(streamIndex: 7, original: percent(80, 80), held: percent(80, 80), ducked: percent(24, 24),
+                             silenced: false, applicationName: "radio"),
+                    DuckPlan(streamIndex: 8, original: percent(80, 80), held: percent(80, 80), ducked: percent(24, 24),
+                             silenced: false, applicationName: "tv")],
             processID: 1)
         let journal = InMemoryJournal(entry: entry)
         let restoration = try #require(try await safeguard(sound, journal).recoverPending())
@@ -208,7 +231,7 @@ import Testing
         let guarded = Safeguard(sound: sound, journal: InMemoryJournal(), settings: settings, clock: ContinuousClock(),
                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, processID: 1)
         let started = ContinuousClock.now
-        _ = try await guarded.open(sinkName: "speaker")
+        _ = try await guarded.open(sinkName: "speaker", mute: .override)
         #expect(ContinuousClock.now - started < .milliseconds(300), "open returned before the 600 ms ramp")
         _ = await guarded.close()
         #expect(await sound.streamList.first?.volumes == percent(80, 80))

@@ -33,9 +33,10 @@ struct APITests {
         configuration.audioURL = audioURL
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
-        let sound = try await PulseConnection(logger: logger)
-        let daemon = AnnouncementDaemon(context: context, sound: sound, settings: configuration.queue)
-        return HeraldAPI(daemon: daemon, context: context, version: "test")
+        let connector = SoundConnector(logger: logger, onConnect: { _ in }, changed: {})
+        await connector.connectOnce()
+        let daemon = AnnouncementDaemon(context: context, connector: connector)
+        return HeraldAPI(daemon: daemon, live: LiveContext(context), version: "test")
     }
 
     static func folder() -> String { NSTemporaryDirectory() + "herald-api-\(UUID().uuidString)" }

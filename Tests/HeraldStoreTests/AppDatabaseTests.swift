@@ -43,7 +43,11 @@ import Testing
             sinkName: "speaker", originalVolumes: ChannelVolumes([Volume(percent: 30), Volume(percent: 10)]),
             originalMuted: true, setVolumes: ChannelVolumes([Volume(percent: 70), Volume(raw: 15292)]), unmuted: true,
             ducks: [DuckPlan(streamIndex: 4, original: ChannelVolumes([Volume(percent: 80)]),
-                             ducked: ChannelVolumes([Volume(percent: 24)]), applicationName: "radio")],
+                             held: ChannelVolumes([Volume(percent: 40)]), ducked: ChannelVolumes([Volume(percent: 12)]),
+                             silenced: false, applicationName: "radio"),
+                    DuckPlan(streamIndex: 5, original: ChannelVolumes([Volume(percent: 50)]),
+                             held: ChannelVolumes([Volume(percent: 50)]), ducked: ChannelVolumes([Volume(percent: 50)]),
+                             silenced: true, applicationName: "tv")],
             processID: 99)
         #expect(try await database.pending() == nil)
         try await database.save(entry)
