@@ -96,6 +96,7 @@ let package = Package(
             dependencies: ["HeraldServer", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SoundFile", "HeraldCore", "HeraldStore"]),
+            dependencies: ["SoundFile", "HeraldCore", "HeraldStore", "PulseAudio",
+                           .product(name: "Logging", package: "swift-log")]),
     ]
 )

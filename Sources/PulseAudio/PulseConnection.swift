@@ -24,11 +24,12 @@ public final class PulseConnection: @unchecked Sendable {
     /// The playback in progress, for pause and resume. Touched with the mainloop lock held.
     var activePlayback: PulsePlayback?
 
-    /// Connects to the server named by `PULSE_SERVER`, or the user's default server.
+    /// Connects to `server`, else the one `PULSE_SERVER` names, else the user's default server.
     /// - Parameters:
     ///   - applicationName: the `application.name` the server shows for this client.
+    ///   - server: a server address such as `unix:/run/user/0/pulse/native`; nil for the default.
     ///   - timeout: bound on connecting and on every later request.
-    public init(applicationName: String = "Herald", timeout: Duration = .seconds(5),
+    public init(applicationName: String = "Herald", server: String? = nil, timeout: Duration = .seconds(5),
                 logger: Logger) async throws {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw SoundSystemError.noServer("pa_threaded_mainloop_new failed")
@@ -48,7 +49,7 @@ public final class PulseConnection: @unchecked Sendable {
         self.context = context
         self.requestTimeout = timeout
         self.logger = logger
-        try await connect()
+        try await connect(server: server)
     }
 
     deinit {
@@ -63,7 +64,7 @@ public final class PulseConnection: @unchecked Sendable {
         for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
     }
 
-    private func connect() async throws {
+    private func connect(server: String?) async throws {
         let unretained = Unmanaged.passUnretained(self).toOpaque()
         // Armed before the wait it bounds: a server that accepts the socket and never answers
         // must not hold the caller forever.
@@ -80,7 +81,7 @@ public final class PulseConnection: @unchecked Sendable {
                 pa_context_set_state_callback(context, { context, userdata in
                     Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue().contextStateChanged()
                 }, unretained)
-                if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+                if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
                     failConnect(.noServer(Self.lastError(context)))
                 }
             }

@@ -8,24 +8,40 @@ final class Daemon {
     let process: Process
     let base: String
 
-    init(_ harness: HeraldHarness, port: Int) throws {
+    /// Starts `herald serve` with `harness`'s config, or with none at all (the built-in defaults,
+    /// port 7370) when `harness` is nil; `environment` adds to the test's own.
+    init(_ harness: HeraldHarness?, port: Int = 7370, environment: [String: String] = [:]) throws {
         base = "http://127.0.0.1:\(port)"
-        process = try SoundServer.start(HeraldHarness.binary, ["serve"],
-                                        environment: ["HERALD_CONFIG": harness.configPath])
-        try SoundServer.waitFor("herald serve to listen") { (try? Self.request("GET", "\(base)/v1/health").0) == 200 }
+        var extra = environment
+        if let harness { extra["HERALD_CONFIG"] = harness.configPath }
+        process = try SoundServer.start(HeraldHarness.binary, ["serve"], environment: extra)
+        let base = base
+        try SoundServer.waitFor("herald serve to listen", timeout: 10) {
+            (try? Self.request("GET", "\(base)/v1/health", timeout: 1).0) == 200
+        }
     }
 
-    func stop() {
+    /// SIGTERM, then waits for the exit; returns how long the daemon took to exit.
+    @discardableResult
+    func stop() -> Duration {
+        let sent = ContinuousClock.now
         kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return ContinuousClock.now - sent
+    }
+
+    /// kill -9: a crash, no chance to restore anything.
+    func crash() {
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// A blocking HTTP request: (status, JSON body).
-    static func request(_ method: String, _ url: String, _ body: String? = nil) throws -> (Int, Any?) {
+    static func request(_ method: String, _ url: String, _ body: String? = nil, timeout: Double = 120) throws -> (Int, Any?) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
-        request.timeoutInterval = 120
+        request.timeoutInterval = timeout
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Int, Any?) = (0, nil)
         URLSession.shared.dataTask(with: request) { data, response, _ in

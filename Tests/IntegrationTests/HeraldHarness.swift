@@ -18,13 +18,14 @@ final class HeraldHarness {
             .appendingPathComponent("../../.build/debug/herald").standardized.path
     }
 
-    init(extraConfig: String = "") throws {
+    /// `sink`: the sink the config names; nil leaves it out (the server's default sink).
+    init(extraConfig: String = "", sink: String? = SoundServer.sink) throws {
         folder = NSTemporaryDirectory() + "herald-it-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         configPath = folder + "/herald.yaml"
         databasePath = folder + "/herald.sqlite"
         try """
-            sink: \(SoundServer.sink)
+            \(sink.map { "sink: \($0)" } ?? "")
             database:
               path: \(databasePath)
             \(extraConfig)
@@ -32,6 +33,12 @@ final class HeraldHarness {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Adds top-level YAML to the config file.
+    func appendConfig(_ yaml: String) throws {
+        let text = try String(contentsOfFile: configPath, encoding: .utf8)
+        try (text + "\n" + yaml).write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
 
     /// A mono tone file at half scale.
     func toneFile(frequency: Double = announcementTone, seconds: Double, name: String) throws -> String {
@@ -80,6 +87,10 @@ final class HeraldHarness {
 
     static func musicVolumes(_ index: Int) throws -> [UInt32]? {
         try SoundServer.readStreams().first { $0.index == index }?.volumes
+    }
+
+    static func musicMuted(_ index: Int) throws -> Bool? {
+        try SoundServer.readStreams().first { $0.index == index }?.muted
     }
 
     static func heraldIsPlaying() throws -> Bool {

@@ -10,14 +10,15 @@ final class MonitorRecording {
     let process: Process
     private(set) var samples: [Float] = []
 
-    init() throws {
+    /// Records `sink`'s monitor on the test server, or on the server `pulse` names.
+    init(sink: String = SoundServer.sink, pulse: String? = nil) throws {
         path = NSTemporaryDirectory() + "herald-monitor-\(UUID().uuidString).raw"
         FileManager.default.createFile(atPath: path, contents: nil)
         let output = FileHandle(forWritingAtPath: path)!
         process = try SoundServer.start("parec", [
-            "-d", "\(SoundServer.sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
+            "-d", "\(sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
             "--channels=1", "--latency-msec=10",
-        ], output: output)
+        ], environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
         // parec needs a moment to connect; the tests wait for its first bytes.
         try SoundServer.waitFor("parec to start") {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
@@ -81,6 +82,14 @@ final class MonitorRecording {
     /// How long `frequency` was above `floor`, in seconds.
     func heardDuration(frequency: Double, floor: Double = 0.01) -> Double {
         Double(toneLevels(frequency: frequency).filter { $0 > floor }.count * 1024) / Double(Self.rate)
+    }
+
+    /// The loudest level of `frequency` in a time range (seconds from the start).
+    func level(frequency: Double, from: Double, to: Double) -> Double {
+        let window = 1024.0 / Double(Self.rate)
+        return toneLevels(frequency: frequency).enumerated()
+            .filter { Double($0.offset) * window >= from && Double($0.offset + 1) * window <= to }
+            .map(\.element).max() ?? 0
     }
 
     /// The loudest sample in a time range, in seconds from the start.

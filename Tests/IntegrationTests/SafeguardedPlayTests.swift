@@ -6,8 +6,6 @@ import Testing
 extension OnTheTestSink {
 @Suite final class SafeguardedPlayTests {
     static let percent20: UInt32 = 13107, percent70: UInt32 = 45875, percent80: UInt32 = 52429
-    /// 30% of the music's own 80%.
-    static let duckedMusic = UInt32((Double(percent80) * 0.3).rounded())
 
     init() throws {
         try SoundServer.require()
@@ -29,6 +27,7 @@ extension OnTheTestSink {
         try SoundServer.waitFor("Herald's stream") { try HeraldHarness.heraldIsPlaying() }
         let during = try SoundServer.readSink()
         let musicDuring = try HeraldHarness.musicVolumes(musicIndex)
+        let musicMutedDuring = try HeraldHarness.musicMuted(musicIndex)
         play.waitUntilExit()
         let endOffset = monitor.position
         let runTime = ContinuousClock.now - launched
@@ -37,7 +36,9 @@ extension OnTheTestSink {
 
         #expect(play.terminationStatus == 0)
         #expect(during == .init(volumes: [Self.percent70, Self.percent70], muted: false))
-        #expect(musicDuring == [Self.duckedMusic], "the (mono) music at 30% of its 80%")
+        #expect(musicMutedDuring == true, "nothing of the music was heard before: it stays silent")
+        #expect(musicDuring == [Self.percent80], "its own volume untouched")
+        #expect(try HeraldHarness.musicMuted(musicIndex) == false, "unmuted again after")
         #expect(try SoundServer.readSink() == before, "sink exactly as before")
         #expect(try HeraldHarness.musicVolumes(musicIndex) == [Self.percent80], "music exactly as before")
 
@@ -48,7 +49,8 @@ extension OnTheTestSink {
         #expect(abs(heard - 1.5) < 0.15, "heard for \(heard) s")
         let firstHeard = try #require(monitor.firstHeard(frequency: HeraldHarness.announcementTone))
         let lastHeard = try #require(monitor.lastHeard(frequency: HeraldHarness.announcementTone))
-        // Between the unmute and the first word, the ducked music is (rightly) audible.
+        let musicWhileSpeaking = monitor.level(frequency: HeraldHarness.musicTone, from: firstHeard, to: lastHeard)
+        #expect(musicWhileSpeaking < 0.001, "the music on a muted sink is not heard while Herald speaks: \(musicWhileSpeaking)")
         let peakBefore = monitor.peak(from: 0, to: launchOffset)
         let peakAfter = monitor.peak(from: endOffset + 0.05, to: monitor.duration)
         #expect(peakBefore == 0 && peakAfter == 0, "muted before and after: \(peakBefore), \(peakAfter)")
@@ -138,7 +140,7 @@ extension OnTheTestSink {
         let clip = try harness.toneFile(seconds: 5, name: "long")
         let play = try harness.startPlay(clip)
         try SoundServer.waitFor("the raise") { try SoundServer.readSink().volumes.first == Self.percent70 }
-        try SoundServer.waitFor("the duck") { try HeraldHarness.musicVolumes(musicIndex) == [Self.duckedMusic] }
+        try SoundServer.waitFor("the music silenced") { try HeraldHarness.musicMuted(musicIndex) == true }
         kill(play.processIdentifier, SIGKILL)
         play.waitUntilExit()
         #expect(try SoundServer.readSink() != before, "the kill left the sink raised")
@@ -150,6 +152,7 @@ extension OnTheTestSink {
         #expect(restore.stdout.hasPrefix("restored \(SoundServer.sink)"))
         #expect(try SoundServer.readSink() == before)
         #expect(try HeraldHarness.musicVolumes(musicIndex) == [Self.percent80])
+        #expect(try HeraldHarness.musicMuted(musicIndex) == false)
         #expect(try harness.herald(["restore"]).stdout.hasPrefix("nothing to restore"))
     }
 
@@ -191,7 +194,8 @@ extension OnTheTestSink {
         #expect(sink["muted"] as? Bool == true)
         #expect(sink["volume_percent"] as? [Int] == [20, 20])
         let wouldDo = report["safeguard_would_do"] as? [String] ?? []
-        #expect(wouldDo == ["unmute the sink", "raise the sink 20% -> 70%", "duck test-music 80% -> 24%"])
+        #expect(wouldDo == ["unmute the sink", "raise the sink 20% -> 70%",
+                            "keep test-music silent (mute it: nothing of it was heard)"])
     }
 
     @Test func ctrlCFadesOutRestoresAndLogsInterrupted() throws {

@@ -35,12 +35,15 @@ enum SoundServer {
         var description: String { "\(volumes)\(muted ? " muted" : "")" }
     }
 
-    static func readSink() throws -> SinkReading {
-        let json = try run("pactl", ["-f", "json", "list", "sinks"]).stdout
+    static func readSink() throws -> SinkReading { try readSink(named: Self.sink) }
+
+    /// The same for any sink, on the server `environment` names.
+    static func readSink(named name: String, environment extra: [String: String] = [:]) throws -> SinkReading {
+        let json = try run("pactl", ["-f", "json", "list", "sinks"], environment: extra).stdout
         let sinks = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
-        guard let sink = sinks.first(where: { $0["name"] as? String == Self.sink }),
+        guard let sink = sinks.first(where: { $0["name"] as? String == name }),
               let volume = sink["volume"] as? [String: [String: Any]] else {
-            throw CommandFailed(description: "sink \(Self.sink) not in pactl output")
+            throw CommandFailed(description: "sink \(name) not in pactl output")
         }
         let order = ["front-left", "front-right", "mono"]
         let values = order.compactMap { volume[$0]?["value"] as? Int }.map(UInt32.init)
@@ -48,15 +51,16 @@ enum SoundServer {
     }
 
     /// Sink-inputs as (index, application name, raw volumes).
-    static func readStreams() throws -> [(index: Int, application: String, volumes: [UInt32])] {
-        let json = try run("pactl", ["-f", "json", "list", "sink-inputs"]).stdout
+    static func readStreams(environment extra: [String: String] = [:]) throws
+        -> [(index: Int, application: String, volumes: [UInt32], muted: Bool, sink: Int)] {
+        let json = try run("pactl", ["-f", "json", "list", "sink-inputs"], environment: extra).stdout
         let inputs = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
         return inputs.map { input in
             let properties = input["properties"] as? [String: Any] ?? [:]
             let volume = input["volume"] as? [String: [String: Any]] ?? [:]
             let values = ["front-left", "front-right", "mono"].compactMap { volume[$0]?["value"] as? Int }
             return (input["index"] as? Int ?? -1, properties["application.name"] as? String ?? "",
-                    values.map(UInt32.init))
+                    values.map(UInt32.init), input["mute"] as? Bool ?? false, input["sink"] as? Int ?? -1)
         }
     }
 
