@@ -35,8 +35,13 @@ public struct Announcer: Sendable {
             let rendered = try await render(request)
             let sound: PulseConnection
             if let resident = self.sound { sound = resident } else { sound = try await context.connectSound() }
-            switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
-                                                   lockTimeout: lockTimeout) {
+            // Not cancellable half-way: a Ctrl-C during the open lets it finish, then the playback
+            // stops at once and the close restores everything.
+            let opening = try await Task { [context, lockTimeout] in
+                try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
+                                                lockTimeout: lockTimeout)
+            }.value
+            switch opening {
             case .suppressedMuted(let sink):
                 try await logSuppressed(&record, sink: sink)
             case .opened(let session):
@@ -53,6 +58,13 @@ public struct Announcer: Sendable {
                     return (record, failures)
                 }.value
             }
+        } catch is CancellationError {
+            // Ctrl-C before anything was changed or played: nothing to undo.
+            record.outcome = .interrupted
+            record.finishedAt = Date()
+            let logged = record
+            try? await Task { try await context.database.record(logged) }.value
+            return record
         } catch {
             await logFailure(&record, error)
             throw error
@@ -139,7 +151,9 @@ public struct Announcer: Sendable {
         record.error = "\(error)"
         record.finishedAt = Date()
         context.logger.error("announcement failed", metadata: ["body": "\(record.body)", "error": "\(error)"])
-        do { try await context.database.record(record) } catch {
+        let logged = record
+        // In a task of its own: the caller may be cancelled (Ctrl-C), and GRDB honours cancellation.
+        do { try await Task { [context] in try await context.database.record(logged) }.value } catch {
             context.logger.error("could not log the failed announcement: \(error)")
         }
     }

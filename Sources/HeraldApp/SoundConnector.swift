@@ -37,14 +37,14 @@ public actor SoundConnector {
         self.changed = changed
     }
 
-    /// The live connection, or the reason there is none (`SoundSystemError.noServer`).
+    /// The live connection, or the reason there is none (a `SoundSystemError`).
     public func current() throws -> PulseConnection {
         if let connection, connection.isConnected { return connection }
-        switch state {
-        case .waiting(let reason, _): throw SoundSystemError.noServer(reason)
-        default: throw SoundSystemError.noServer("connecting")
-        }
+        throw lastError ?? SoundSystemError.noServer("connecting")
     }
+
+    /// Why the last attempt failed, as it was thrown.
+    private var lastError: SoundSystemError?
 
     /// One attempt now, for a caller that must know before it goes on (the journal at start).
     public func connectOnce() async {
@@ -72,6 +72,7 @@ public actor SoundConnector {
             if Task.isCancelled { break }
             logger.warning("the sound server went away; connecting again")
             self.connection = nil
+            lastError = .connectionLost("the sound server went away; connecting again")
             state = .waiting(reason: "the sound server went away", retryAt: Date())
             changed()
         }
@@ -92,6 +93,7 @@ public actor SoundConnector {
             if case .waiting = state {} else {
                 logger.warning("no sound server (\(error)); trying again with backoff")
             }
+            lastError = error as? SoundSystemError ?? .noServer("\(error)")
             state = .waiting(reason: "\(error)", retryAt: Date().addingTimeInterval(delay.inSeconds))
         }
     }

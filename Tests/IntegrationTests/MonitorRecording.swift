@@ -92,6 +92,15 @@ final class MonitorRecording {
             .map(\.element).max() ?? 0
     }
 
+    /// The median level of `frequency` over a time range (seconds from the start).
+    func medianLevel(frequency: Double, from: Double, to: Double) -> Double {
+        let window = 1024.0 / Double(Self.rate)
+        let levels = toneLevels(frequency: frequency).enumerated()
+            .filter { Double($0.offset) * window >= from && Double($0.offset + 1) * window <= to }
+            .map(\.element).sorted()
+        return levels.isEmpty ? 0 : levels[levels.count / 2]
+    }
+
     /// The loudest sample in a time range, in seconds from the start.
     func peak(from: Double, to: Double) -> Float {
         let lower = max(0, Int(from * Double(Self.rate))), upper = min(samples.count, Int(to * Double(Self.rate)))

@@ -82,8 +82,8 @@ extension OnTheTestSink {
         let id = try #require(row["id"] as? String)
         usleep(1_000_000)
         let waiting = try daemon.get("/v1/status")["daemon"] as? [String: Any] ?? [:]
-        #expect((waiting["soundServer"] as? String)?.hasPrefix("waiting") == true, "\(waiting)")
-        #expect(waiting["waitingFor"] as? String != nil, "status says what it waits for: \(waiting)")
+        #expect((waiting["sound_server"] as? String)?.hasPrefix("waiting for a sound server") == true, "\(waiting)")
+        #expect(waiting["waiting_for"] as? String != nil, "status says what it waits for: \(waiting)")
         #expect(try Self.row(daemon, id)["outcome"] == nil, "waiting, not failed")
         let started = ContinuousClock.now
         try pulse.start()
@@ -119,7 +119,7 @@ extension OnTheTestSink {
         #expect(status == 200 && next["outcome"] as? String == "played", "\(next)")
         print("figures: server killed mid-announcement; cut-off one said again and the next played \(ContinuousClock.now - restarted) after the restart")
         let status2 = try daemon.get("/v1/status")
-        #expect((status2["sound"] as? [String: Any])?["pendingJournal"] as? Bool == false, "no journal left behind")
+        #expect((status2["sound"] as? [String: Any])?["pending_journal"] as? Bool == false, "no journal left behind: \(status2)")
     }
 
     @Test func sigtermFadesRestoresAndLeavesTheQueueForTheNextStart() throws {
@@ -173,9 +173,10 @@ extension OnTheTestSink {
         #expect(play.terminationStatus == 0)
         #expect(products.count > 5, "read \(products.count) times while playing")
         #expect(products.allSatisfy { $0 <= heardBefore + 0.0001 }, "heard radio levels \(products.max() ?? 0) > \(heardBefore)")
-        let levelBefore = monitor.level(frequency: HeraldHarness.musicTone, from: 0.05, to: musicBefore)
-        let levelDuring = monitor.level(frequency: HeraldHarness.musicTone, from: musicBefore + 0.3, to: end - 0.1)
-        #expect(levelDuring <= levelBefore * 1.05, "the radio on the monitor: \(levelDuring) while speaking, \(levelBefore) before")
+        // Medians of 21 ms windows: the announcement's own start and end clicks touch every band.
+        let levelBefore = monitor.medianLevel(frequency: HeraldHarness.musicTone, from: 0.05, to: musicBefore)
+        let levelDuring = monitor.medianLevel(frequency: HeraldHarness.musicTone, from: musicBefore + 0.3, to: end - 0.1)
+        #expect(levelDuring <= levelBefore * 0.5, "the radio on the monitor: \(levelDuring) while speaking, \(levelBefore) before")
         print("figures: raised sink, radio heard at most \(String(format: "%.4f", products.max() ?? 0)) (sink x stream) against \(heardBefore) before; monitor 440 Hz \(String(format: "%.5f", levelBefore)) before, at most \(String(format: "%.5f", levelDuring)) while speaking")
         #expect(try HeraldHarness.musicVolumes(musicIndex) == [SafeguardedPlayTests.percent80])
     }
