@@ -234,19 +234,20 @@ public actor AnnouncementDaemon {
         let requested = ContinuousClock.now
         var record = entry.item.record
         let request = entry.item.request
-        let rendered: RenderedAudio
-        do {
-            rendered = try await announcer.render(request)
-        } catch {
-            await fail(&record, error)
-            return .goOn
-        }
+        // The server first: an announcement waiting for one is not rendered again every second.
         let sound: PulseConnection
         do {
             sound = try await connector.current()
         } catch {
             queue.replayFirst(entry)
             return .wait("\(error)")
+        }
+        let rendered: RenderedAudio
+        do {
+            rendered = try await announcer.render(request)
+        } catch {
+            await fail(&record, error)
+            return .goOn
         }
         if let open = session, open.sound !== sound { await closeSession() }
         if session == nil {
