@@ -70,7 +70,9 @@ struct ConfigValues {
         result.audioURL.timeoutMilliseconds = integer("audio_url.timeout_ms", range: 100...300_000) ?? result.audioURL.timeoutMilliseconds
         result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
         result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
-        result.queue.lowMaxAgeSeconds = TimeInterval(integer("queue.low_max_age_s", range: 1...86_400) ?? Int(result.queue.lowMaxAgeSeconds))
+        result.priorities = priorities(defaults: defaults.priorities)
+        // Kept for the daemon until it reads `priorities` itself; `queue.low_max_age_s` is gone.
+        result.queue.lowMaxAgeSeconds = result.priorities[.low].maxAge.inSeconds
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         for priority in Priority.allCases {
             guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
@@ -199,7 +201,7 @@ struct ConfigValues {
         return Int64(trimmed).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    private mutating func integer(_ key: String, range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ key: String, range: ClosedRange<Int>) -> Int? {
         guard let text = string(key)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
             report(key, "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -208,7 +210,7 @@ struct ConfigValues {
         return value
     }
 
-    private mutating func report(_ key: String, _ message: String) {
+    mutating func report(_ key: String, _ message: String) {
         problems.append(ConfigProblem(file: file, line: layout.lines[key], key: key, message: message))
     }
 
@@ -216,7 +218,7 @@ struct ConfigValues {
         ConfigKey(key.split(separator: ".").map(String.init))
     }
 
-    private mutating func string(_ key: String) -> String? {
+    mutating func string(_ key: String) -> String? {
         guard layout.lines[key] != nil else { return nil }
         let value = reader.string(forKey: configKey(key))
         return value == "null" || value == "~" ? "" : value

@@ -5,6 +5,9 @@ public struct QueueSettings: Sendable, Equatable {
     /// Normal and low announcements are refused (503) past this many waiting.
     public var queueLimit = 100
     /// Low announcements older than this are dropped (`dropped_stale`).
+    ///
+    /// Not a config key any more: filled from `priorities.low.max_age` (`HeraldConfiguration.priorities`),
+    /// and kept only until the daemon reads the priority policies itself; then it goes.
     public var lowMaxAgeSeconds: TimeInterval = 300
     /// More payments than this waiting are said as one summary.
     public var coalescePaymentsOver = 3

@@ -21,6 +21,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var soundsDirectory: String
     public var api = APISettings()
     public var queue = QueueSettings()
+    /// Mute policy and max age per priority (`priorities.<p>`).
+    public var priorities: PriorityPolicies = .defaults
     public var audioURL = AudioURLSettings()
 
     /// The clip cache's place, size cap and warm list.

@@ -38,6 +38,7 @@ import Testing
         #expect(configuration.chimes == defaults.chimes)
         #expect(configuration.api == defaults.api)
         #expect(configuration.queue == defaults.queue)
+        #expect(configuration.priorities == PriorityPolicies.defaults)
         #expect(configuration.audioURL == defaults.audioURL)
     }
 
@@ -213,5 +214,63 @@ import Testing
         #expect(configuration.api.host == "0.0.0.0" && configuration.api.port == 8080)
         #expect(configuration.api.tokens == ["0123456789abcdef0123": .admin])
         #expect(configuration.queue.queueLimit == 10 && configuration.queue.coalescePaymentsOver == 5)
+    }
+
+    @Test func prioritiesAreRead() async throws {
+        let configuration = try await load("""
+            priorities:
+              critical:
+                mute: override
+                max_age: 2h
+              high:
+                mute: respect
+                max_age: 90
+              normal:
+                mute: ""
+              low:
+                max_age: 45s
+            """)
+        let priorities = configuration.priorities
+        #expect(priorities[.critical] == PriorityPolicy(mute: .override, maxAge: .seconds(7200)))
+        #expect(priorities[.high] == PriorityPolicy(mute: .respect, maxAge: .seconds(90)))
+        #expect(priorities[.normal] == PriorityPolicies.defaults[.normal])
+        #expect(priorities[.low] == PriorityPolicy(mute: .respect, maxAge: .seconds(45)))
+        #expect(configuration.queue.lowMaxAgeSeconds == 45, "the daemon's old field follows priorities.low.max_age")
+    }
+
+    @Test func criticalRespectingAMuteIsRefusedWithItsLine() async {
+        let found = await problems("priorities:\n  critical:\n    mute: respect\n")
+        #expect(found.count == 1)
+        #expect(found.first?.line == 3)
+        #expect(found.first?.key == "priorities.critical.mute")
+        #expect(found.first?.message.contains("critical announcements always override a mute") == true)
+        #expect(found.first?.message.hasSuffix("remove this line") == true)
+    }
+
+    @Test func badPriorityValuesAreNamed() async {
+        let found = await problems("""
+            priorities:
+              high:
+                mute: sometimes
+                max_age: soon
+              normal:
+                max_age: 8d
+              low:
+                max_age: 0s
+                quiet: yes
+              urgent:
+                max_age: 5m
+            """)
+        #expect(found.map(\.key) == ["priorities.high.mute", "priorities.high.max_age", "priorities.normal.max_age",
+                                     "priorities.low.max_age", "priorities.low.quiet", "priorities.urgent"])
+        #expect(found.map(\.line) == [3, 4, 6, 8, 9, 10])
+        #expect(found[1].message.contains("write it like 90s, 5m or 2h"))
+        #expect(found[2].message.contains("use 1s to 7d"))
+    }
+
+    @Test func theRemovedLowMaxAgeKeyNamesItsReplacement() async {
+        let found = await problems("queue:\n  low_max_age_s: 300\n")
+        #expect(found.map(\.key) == ["queue.low_max_age_s"])
+        #expect(found.first?.message.contains("priorities.low.max_age") == true)
     }
 }
