@@ -14,8 +14,11 @@ enum ConfigSchema {
     static let keys: [String: Kind] = [
         "sink": .scalar, "sounds": .scalar,
         "safeguard.min_volume": .scalar, "safeguard.target_volume": .scalar, "safeguard.max_volume": .scalar,
-        "safeguard.duck_level": .scalar, "safeguard.ramp_ms": .scalar, "safeguard.lead_in_ms": .scalar,
-        "safeguard.lead_in": .scalar, "safeguard.mute": .scalar,
+        "safeguard.duck_level": .scalar, "safeguard.ramp_ms": .scalar,
+        "safeguard.lead_in": .scalar, "safeguard.mute": .scalar, "safeguard.lead_in_sinks": .openMapping,
+        "safeguard.lead_in_by_class.bluetooth": .scalar, "safeguard.lead_in_by_class.hdmi": .scalar,
+        "safeguard.lead_in_by_class.usb": .scalar, "safeguard.lead_in_by_class.builtin": .scalar,
+        "safeguard.lead_in_by_class.virtual": .scalar, "safeguard.lead_in_by_class.unknown": .scalar,
         "database.path": .scalar,
         "speech.engine": .scalar, "speech.command": .scalar, "speech.command_timeout_ms": .scalar,
         "speech.language": .scalar, "speech.voice": .scalar, "speech.rate": .scalar, "speech.pitch": .scalar,
@@ -45,6 +48,7 @@ enum ConfigSchema {
     /// Keys that were removed, with what replaced them, so an old file gets a useful message.
     static let replaced: [String: String] = [
         "queue.low_max_age_s": "priorities.low.max_age (a duration such as 300s or 5m)",
+        "safeguard.lead_in_ms": "safeguard.lead_in_by_class (bluetooth: 700ms, ...) or safeguard.lead_in_sinks (a sink's name: 300ms)",
     ]
 
     /// The known key closest to `key`, to suggest for a typo.

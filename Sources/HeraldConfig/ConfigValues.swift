@@ -29,7 +29,7 @@ struct ConfigValues {
         safeguard.maxVolume = percent("safeguard.max_volume", range: 1...150).map(Volume.init(percent:)) ?? safeguard.maxVolume
         safeguard.duckLevel = percent("safeguard.duck_level", range: 0...100).map { $0 / 100 } ?? safeguard.duckLevel
         safeguard.rampMilliseconds = milliseconds("safeguard.ramp_ms") ?? safeguard.rampMilliseconds
-        safeguard.leadInMilliseconds = milliseconds("safeguard.lead_in_ms") ?? safeguard.leadInMilliseconds
+        readLeadIns(into: &safeguard)
         if let leadIn = string("safeguard.lead_in"), !leadIn.isEmpty {
             if let policy = LeadInPolicy(rawValue: leadIn.lowercased()) {
                 safeguard.leadIn = policy

@@ -51,7 +51,11 @@ import Testing
               max_volume: 120%
               duck_level: 10%
               ramp_ms: 0
-              lead_in_ms: 300ms
+              lead_in_by_class:
+                hdmi: 0.8s
+                virtual: 20
+              lead_in_sinks:
+                alsa_output.pci-0000_00_1f.3.hdmi-stereo: 1200ms
               mute: respect
             database:
               path: /var/lib/herald/log.sqlite
@@ -63,7 +67,9 @@ import Testing
         #expect(safeguard.maxVolume == Volume(percent: 120))
         #expect(safeguard.duckLevel == 0.1)
         #expect(safeguard.rampMilliseconds == 0)
-        #expect(safeguard.leadInMilliseconds == 300)
+        #expect(safeguard.leadInByClass[.hdmi] == 800 && safeguard.leadInByClass[.virtual] == 20)
+        #expect(safeguard.leadInByClass[.bluetooth] == 700, "the classes not named keep their defaults")
+        #expect(safeguard.leadInBySink == ["alsa_output.pci-0000_00_1f.3.hdmi-stereo": 1200])
         #expect(safeguard.mutePolicy == .respect)
         #expect(configuration.databasePath == "/var/lib/herald/log.sqlite")
     }
@@ -272,5 +278,24 @@ import Testing
         let found = await problems("queue:\n  low_max_age_s: 300\n")
         #expect(found.map(\.key) == ["queue.low_max_age_s"])
         #expect(found.first?.message.contains("priorities.low.max_age") == true)
+    }
+
+    @Test func badLeadInsAreNamedWithTheirLines() async {
+        let found = await problems("""
+            safeguard:
+              lead_in_ms: 150
+              lead_in_by_class:
+                bluetooth: forever
+                hdmi: 6s
+                laser: 10ms
+              lead_in_sinks:
+                bluez_sink.00_1B_66.a2dp_sink: -5ms
+            """)
+        #expect(found.map(\.key) == ["safeguard.lead_in_ms", "safeguard.lead_in_by_class.bluetooth",
+                                     "safeguard.lead_in_by_class.hdmi", "safeguard.lead_in_by_class.laser",
+                                     "safeguard.lead_in_sinks.bluez_sink.00_1B_66.a2dp_sink"])
+        #expect(found.map(\.line) == [2, 4, 5, 6, 8])
+        #expect(found[0].message.contains("safeguard.lead_in_by_class"))
+        #expect(found[2].message.contains("0s to 5s"))
     }
 }
