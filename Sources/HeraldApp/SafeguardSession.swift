@@ -54,7 +54,7 @@ public final class SafeguardSession: Sendable {
     }
 
     /// The lead-in this session's first sound needs.
-    public func leadIn(_ settings: SafeguardSettings) -> Int { settings.leadIn(for: before.state) }
+    public func leadIn(_ settings: SafeguardSettings) -> Int { settings.leadIn(for: before) }
 
     /// Restores the sink and the streams and releases the lock. Returns what could not be restored.
     public func close() async -> Safeguard.Restoration? {

@@ -14,8 +14,11 @@ enum ConfigSchema {
     static let keys: [String: Kind] = [
         "sink": .scalar, "sounds": .scalar,
         "safeguard.min_volume": .scalar, "safeguard.target_volume": .scalar, "safeguard.max_volume": .scalar,
-        "safeguard.duck_level": .scalar, "safeguard.ramp_ms": .scalar, "safeguard.lead_in_ms": .scalar,
-        "safeguard.lead_in": .scalar, "safeguard.mute": .scalar,
+        "safeguard.duck_level": .scalar, "safeguard.ramp_ms": .scalar,
+        "safeguard.lead_in": .scalar, "safeguard.mute": .scalar, "safeguard.lead_in_sinks": .openMapping,
+        "safeguard.lead_in_by_class.bluetooth": .scalar, "safeguard.lead_in_by_class.hdmi": .scalar,
+        "safeguard.lead_in_by_class.usb": .scalar, "safeguard.lead_in_by_class.builtin": .scalar,
+        "safeguard.lead_in_by_class.virtual": .scalar, "safeguard.lead_in_by_class.unknown": .scalar,
         "database.path": .scalar,
         "speech.engine": .scalar, "speech.command": .scalar, "speech.command_timeout_ms": .scalar,
         "speech.language": .scalar, "speech.voice": .scalar, "speech.rate": .scalar, "speech.pitch": .scalar,
@@ -24,17 +27,29 @@ enum ConfigSchema {
         "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,
         "api.listen": .scalar, "api.tokens": .openMapping, "api.max_body_bytes": .scalar,
         "api.max_text_chars": .scalar, "api.rate_per_minute": .scalar,
-        "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, "queue.low_max_age_s": .scalar,
+        "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, 
         "queue.request_id_retention_days": .scalar,
+        "priorities.critical.mute": .scalar, "priorities.critical.max_age": .scalar,
+        "priorities.high.mute": .scalar, "priorities.high.max_age": .scalar,
+        "priorities.normal.mute": .scalar, "priorities.normal.max_age": .scalar,
+        "priorities.low.mute": .scalar, "priorities.low.max_age": .scalar,
         "audio_url.allow_hosts": .list, "audio_url.max_bytes": .scalar, "audio_url.connect_timeout_ms": .scalar,
         "audio_url.timeout_ms": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 
-    /// Keys that hold a mapping of further known keys.
-    static let sections: Set<String> = Set(keys.keys.compactMap { key in
-        key.contains(".") ? String(key.split(separator: ".")[0]) : nil
+    /// Keys that hold a mapping of further known keys: every proper prefix of a known key
+    /// (`priorities`, `priorities.low`).
+    static let sections: Set<String> = Set(keys.keys.flatMap { key in
+        let parts = key.split(separator: ".")
+        return (1..<parts.count).map { parts[..<$0].joined(separator: ".") }
     })
+
+    /// Keys that were removed, with what replaced them, so an old file gets a useful message.
+    static let replaced: [String: String] = [
+        "queue.low_max_age_s": "priorities.low.max_age (a duration such as 300s or 5m)",
+        "safeguard.lead_in_ms": "safeguard.lead_in_by_class (bluetooth: 700ms, ...) or safeguard.lead_in_sinks (a sink's name: 300ms)",
+    ]
 
     /// The known key closest to `key`, to suggest for a typo.
     static func suggestion(for key: String) -> String? {

@@ -29,7 +29,7 @@ struct ConfigValues {
         safeguard.maxVolume = percent("safeguard.max_volume", range: 1...150).map(Volume.init(percent:)) ?? safeguard.maxVolume
         safeguard.duckLevel = percent("safeguard.duck_level", range: 0...100).map { $0 / 100 } ?? safeguard.duckLevel
         safeguard.rampMilliseconds = milliseconds("safeguard.ramp_ms") ?? safeguard.rampMilliseconds
-        safeguard.leadInMilliseconds = milliseconds("safeguard.lead_in_ms") ?? safeguard.leadInMilliseconds
+        readLeadIns(into: &safeguard)
         if let leadIn = string("safeguard.lead_in"), !leadIn.isEmpty {
             if let policy = LeadInPolicy(rawValue: leadIn.lowercased()) {
                 safeguard.leadIn = policy
@@ -70,7 +70,7 @@ struct ConfigValues {
         result.audioURL.timeoutMilliseconds = integer("audio_url.timeout_ms", range: 100...300_000) ?? result.audioURL.timeoutMilliseconds
         result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
         result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
-        result.queue.lowMaxAgeSeconds = TimeInterval(integer("queue.low_max_age_s", range: 1...86_400) ?? Int(result.queue.lowMaxAgeSeconds))
+        result.priorities = priorities(defaults: defaults.priorities)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         for priority in Priority.allCases {
             guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
@@ -199,7 +199,7 @@ struct ConfigValues {
         return Int64(trimmed).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    private mutating func integer(_ key: String, range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ key: String, range: ClosedRange<Int>) -> Int? {
         guard let text = string(key)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
             report(key, "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -208,7 +208,7 @@ struct ConfigValues {
         return value
     }
 
-    private mutating func report(_ key: String, _ message: String) {
+    mutating func report(_ key: String, _ message: String) {
         problems.append(ConfigProblem(file: file, line: layout.lines[key], key: key, message: message))
     }
 
@@ -216,7 +216,7 @@ struct ConfigValues {
         ConfigKey(key.split(separator: ".").map(String.init))
     }
 
-    private mutating func string(_ key: String) -> String? {
+    mutating func string(_ key: String) -> String? {
         guard layout.lines[key] != nil else { return nil }
         let value = reader.string(forKey: configKey(key))
         return value == "null" || value == "~" ? "" : value

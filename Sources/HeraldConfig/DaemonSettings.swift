@@ -4,8 +4,6 @@ import Foundation
 public struct QueueSettings: Sendable, Equatable {
     /// Normal and low announcements are refused (503) past this many waiting.
     public var queueLimit = 100
-    /// Low announcements older than this are dropped (`dropped_stale`).
-    public var lowMaxAgeSeconds: TimeInterval = 300
     /// More payments than this waiting are said as one summary.
     public var coalescePaymentsOver = 3
     /// How long a request id keeps answering with its original announcement.

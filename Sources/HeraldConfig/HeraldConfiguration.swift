@@ -21,8 +21,9 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var soundsDirectory: String
     public var api = APISettings()
     public var queue = QueueSettings()
+    /// Mute policy and max age per priority (`priorities.<p>`).
+    public var priorities: PriorityPolicies = .defaults
     public var audioURL = AudioURLSettings()
-    public var priorities = PriorityPolicies.defaults
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

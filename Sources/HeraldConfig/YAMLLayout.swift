@@ -72,6 +72,11 @@ struct YAMLLayout {
                                                   message: "must be a section of name: value pairs"))
                 }
             } else {
+                if let replacement = ConfigSchema.replaced[key] {
+                    problems.append(ConfigProblem(file: file, line: line, key: key,
+                                                  message: "no longer read; use \(replacement) instead"))
+                    continue
+                }
                 let hint = ConfigSchema.suggestion(for: key).map { "; did you mean '\($0)'?" }
                     ?? "; see Config/herald.yaml for the known keys"
                 problems.append(ConfigProblem(file: file, line: line, key: key, message: "unknown key\(hint)"))

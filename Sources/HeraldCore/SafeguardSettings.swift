@@ -8,9 +8,10 @@ public enum MutePolicy: String, Sendable, Codable, CaseIterable {
 
 /// When to play the lead-in silence.
 public enum LeadInPolicy: String, Sendable, Codable, CaseIterable {
-    /// Only when the sink was not already running (suspended or idle): a waking sink or a
-    /// Bluetooth speaker eats the first moment; a running one does not.
+    /// Only when the sink was suspended, sized by its device class (or its own override): a
+    /// Bluetooth speaker or HDMI receiver waking up eats the first moment; an idle sink is awake.
     case auto
+    /// Every time, sized the same way, for a device that sleeps without the server knowing.
     case always
     case never
 }
@@ -29,9 +30,12 @@ public struct SafeguardSettings: Sendable, Equatable {
     public var duckLevel: Double
     /// Duration of the duck and un-duck ramps.
     public var rampMilliseconds: Int
-    /// Silence before the first sample, so a waking sink does not eat the start.
-    public var leadInMilliseconds: Int
     public var leadIn: LeadInPolicy
+    /// The lead-in per device class, in milliseconds (`safeguard.lead_in_by_class`).
+    public var leadInByClass: [SinkDeviceClass: Int]
+    /// The lead-in for a sink by its name, in milliseconds, before its class's
+    /// (`safeguard.lead_in_sinks`).
+    public var leadInBySink: [String: Int]
     public var mutePolicy: MutePolicy
 
     public init(sinkName: String? = nil,
@@ -40,8 +44,9 @@ public struct SafeguardSettings: Sendable, Equatable {
                 maxVolume: Volume = Volume(percent: 100),
                 duckLevel: Double = 0.3,
                 rampMilliseconds: Int = 150,
-                leadInMilliseconds: Int = 150,
                 leadIn: LeadInPolicy = .auto,
+                leadInByClass: [SinkDeviceClass: Int] = SafeguardSettings.defaultLeadInByClass,
+                leadInBySink: [String: Int] = [:],
                 mutePolicy: MutePolicy = .override) {
         self.sinkName = sinkName
         self.minVolume = minVolume
@@ -49,17 +54,33 @@ public struct SafeguardSettings: Sendable, Equatable {
         self.maxVolume = maxVolume
         self.duckLevel = duckLevel
         self.rampMilliseconds = rampMilliseconds
-        self.leadInMilliseconds = leadInMilliseconds
         self.leadIn = leadIn
+        self.leadInByClass = leadInByClass
+        self.leadInBySink = leadInBySink
         self.mutePolicy = mutePolicy
     }
 
-    /// The lead-in to play before the first sample, given the sink's state before the safeguard opened.
-    public func leadIn(for state: SinkRunState) -> Int {
+    /// The lead-in by device class, as `Config/herald.yaml` documents it: a null sink needs none;
+    /// a board's analog output wakes in a few ms (50 covers the codec's pop suppression); USB
+    /// cards take a moment to start streaming; an HDMI receiver mutes its input while it syncs
+    /// (about half a second); a Bluetooth speaker sets up its link (generous: 700). A device of
+    /// unknown kind gets the USB figure.
+    public static let defaultLeadInByClass: [SinkDeviceClass: Int] = [
+        .virtual: 0, .builtin: 50, .usb: 150, .hdmi: 500, .bluetooth: 700, .unknown: 150,
+    ]
+
+    /// The silence, in milliseconds, to play before the first sample on `sink`, given the sink as
+    /// it was before the safeguard changed anything.
+    ///
+    /// `auto` plays it only when the sink was suspended (an idle or running sink is awake);
+    /// `always` every time; `never` not at all. Its length is the sink's own override, else its
+    /// device class's value.
+    public func leadIn(for sink: SinkState) -> Int {
         switch leadIn {
-        case .always: leadInMilliseconds
         case .never: 0
-        case .auto: state == .running ? 0 : leadInMilliseconds
+        case .auto where sink.state != .suspended: 0
+        case .auto, .always:
+            leadInBySink[sink.name] ?? leadInByClass[sink.deviceClass] ?? leadInByClass[.unknown] ?? 0
         }
     }
 

@@ -27,9 +27,12 @@ public struct SinkState: Sendable, Equatable {
     public var volumes: ChannelVolumes
     /// Channel position names (`front-left`, ...), one per volume.
     public var channelNames: [String]
+    /// The kind of device, from the sink's properties: it sizes the lead-in.
+    public var deviceClass: SinkDeviceClass
 
     public init(index: UInt32, name: String, description: String, state: SinkRunState,
-                muted: Bool, volumes: ChannelVolumes, channelNames: [String]) {
+                muted: Bool, volumes: ChannelVolumes, channelNames: [String],
+                deviceClass: SinkDeviceClass = .unknown) {
         self.index = index
         self.name = name
         self.description = description
@@ -37,6 +40,7 @@ public struct SinkState: Sendable, Equatable {
         self.muted = muted
         self.volumes = volumes
         self.channelNames = channelNames
+        self.deviceClass = deviceClass
     }
 }
 

@@ -110,10 +110,17 @@ extension SinkState {
         case PA_SINK_SUSPENDED: .suspended
         default: .unknown
         }
-        self.init(index: info.index, name: String(cString: info.name),
+        let name = String(cString: info.name)
+        var properties: [String: String] = [:]
+        for key in SinkDeviceClass.propertyKeys {
+            if let value = pa_proplist_gets(info.proplist, key) { properties[key] = String(cString: value) }
+        }
+        let port = info.active_port.flatMap { $0.pointee.name.map { String(cString: $0) } }
+        self.init(index: info.index, name: name,
                   description: info.description.map { String(cString: $0) } ?? "",
                   state: state, muted: info.mute != 0, volumes: info.volume.channelVolumes,
-                  channelNames: names)
+                  channelNames: names,
+                  deviceClass: SinkDeviceClass.classify(properties, sinkName: name, activePort: port))
     }
 }
 

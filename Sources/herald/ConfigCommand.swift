@@ -30,7 +30,15 @@ extension Herald {
                     print("\(path): OK")
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
                     print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
-                    print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; lead-in \(safeguard.leadInMilliseconds) ms (\(safeguard.leadIn.rawValue)); mute: \(safeguard.mutePolicy.rawValue)")
+                    print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; mute: \(safeguard.mutePolicy.rawValue)")
+                    let classes = SinkDeviceClass.allCases.map { "\($0.rawValue) \(safeguard.leadInByClass[$0] ?? 0) ms" }
+                    let sinks = safeguard.leadInBySink.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) ms" }
+                    print("  lead-in (\(safeguard.leadIn.rawValue)): \((classes + sinks).joined(separator: ", "))")
+                    let priorities = Priority.allCases.map { priority in
+                        let mute = configuration.priorities.mutePolicy(for: priority, fallback: safeguard.mutePolicy)
+                        return "\(priority.rawValue) \(mute.rawValue), waits \(DurationText.format(configuration.priorities[priority].maxAge))"
+                    }
+                    print("  priorities: \(priorities.joined(separator: "; "))")
                     print("  database: \(configuration.databasePath)")
                     let speech = configuration.speech
                     print("  speech: \(speech.engine.rawValue)\(speech.engine == .command ? " (\(speech.command))" : ""), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")

@@ -38,6 +38,7 @@ import Testing
         #expect(configuration.chimes == defaults.chimes)
         #expect(configuration.api == defaults.api)
         #expect(configuration.queue == defaults.queue)
+        #expect(configuration.priorities == PriorityPolicies.defaults)
         #expect(configuration.audioURL == defaults.audioURL)
     }
 
@@ -50,7 +51,11 @@ import Testing
               max_volume: 120%
               duck_level: 10%
               ramp_ms: 0
-              lead_in_ms: 300ms
+              lead_in_by_class:
+                hdmi: 0.8s
+                virtual: 20
+              lead_in_sinks:
+                alsa_output.pci-0000_00_1f.3.hdmi-stereo: 1200ms
               mute: respect
             database:
               path: /var/lib/herald/log.sqlite
@@ -62,7 +67,9 @@ import Testing
         #expect(safeguard.maxVolume == Volume(percent: 120))
         #expect(safeguard.duckLevel == 0.1)
         #expect(safeguard.rampMilliseconds == 0)
-        #expect(safeguard.leadInMilliseconds == 300)
+        #expect(safeguard.leadInByClass[.hdmi] == 800 && safeguard.leadInByClass[.virtual] == 20)
+        #expect(safeguard.leadInByClass[.bluetooth] == 700, "the classes not named keep their defaults")
+        #expect(safeguard.leadInBySink == ["alsa_output.pci-0000_00_1f.3.hdmi-stereo": 1200])
         #expect(safeguard.mutePolicy == .respect)
         #expect(configuration.databasePath == "/var/lib/herald/log.sqlite")
     }
@@ -213,5 +220,81 @@ import Testing
         #expect(configuration.api.host == "0.0.0.0" && configuration.api.port == 8080)
         #expect(configuration.api.tokens == ["0123456789abcdef0123": .admin])
         #expect(configuration.queue.queueLimit == 10 && configuration.queue.coalescePaymentsOver == 5)
+    }
+
+    @Test func prioritiesAreRead() async throws {
+        let configuration = try await load("""
+            priorities:
+              critical:
+                mute: override
+                max_age: 2h
+              high:
+                mute: respect
+                max_age: 90
+              normal:
+                mute: ""
+              low:
+                max_age: 45s
+            """)
+        let priorities = configuration.priorities
+        #expect(priorities[.critical] == PriorityPolicy(mute: .override, maxAge: .seconds(7200)))
+        #expect(priorities[.high] == PriorityPolicy(mute: .respect, maxAge: .seconds(90)))
+        #expect(priorities[.normal] == PriorityPolicies.defaults[.normal])
+        #expect(priorities[.low] == PriorityPolicy(mute: .respect, maxAge: .seconds(45)))
+    }
+
+    @Test func criticalRespectingAMuteIsRefusedWithItsLine() async {
+        let found = await problems("priorities:\n  critical:\n    mute: respect\n")
+        #expect(found.count == 1)
+        #expect(found.first?.line == 3)
+        #expect(found.first?.key == "priorities.critical.mute")
+        #expect(found.first?.message.contains("critical announcements always override a mute") == true)
+        #expect(found.first?.message.hasSuffix("remove this line") == true)
+    }
+
+    @Test func badPriorityValuesAreNamed() async {
+        let found = await problems("""
+            priorities:
+              high:
+                mute: sometimes
+                max_age: soon
+              normal:
+                max_age: 8d
+              low:
+                max_age: 0s
+                quiet: yes
+              urgent:
+                max_age: 5m
+            """)
+        #expect(found.map(\.key) == ["priorities.high.mute", "priorities.high.max_age", "priorities.normal.max_age",
+                                     "priorities.low.max_age", "priorities.low.quiet", "priorities.urgent"])
+        #expect(found.map(\.line) == [3, 4, 6, 8, 9, 10])
+        #expect(found[1].message.contains("write it like 90s, 5m or 2h"))
+        #expect(found[2].message.contains("use 1s to 7d"))
+    }
+
+    @Test func theRemovedLowMaxAgeKeyNamesItsReplacement() async {
+        let found = await problems("queue:\n  low_max_age_s: 300\n")
+        #expect(found.map(\.key) == ["queue.low_max_age_s"])
+        #expect(found.first?.message.contains("priorities.low.max_age") == true)
+    }
+
+    @Test func badLeadInsAreNamedWithTheirLines() async {
+        let found = await problems("""
+            safeguard:
+              lead_in_ms: 150
+              lead_in_by_class:
+                bluetooth: forever
+                hdmi: 6s
+                laser: 10ms
+              lead_in_sinks:
+                bluez_sink.00_1B_66.a2dp_sink: -5ms
+            """)
+        #expect(found.map(\.key) == ["safeguard.lead_in_ms", "safeguard.lead_in_by_class.bluetooth",
+                                     "safeguard.lead_in_by_class.hdmi", "safeguard.lead_in_by_class.laser",
+                                     "safeguard.lead_in_sinks.bluez_sink.00_1B_66.a2dp_sink"])
+        #expect(found.map(\.line) == [2, 4, 5, 6, 8])
+        #expect(found[0].message.contains("safeguard.lead_in_by_class"))
+        #expect(found[2].message.contains("0s to 5s"))
     }
 }

@@ -82,7 +82,7 @@ extension OnTheTestSink {
 
     @Test func pausedPaymentsPileUpIntoOneSummaryAndStaleLowIsDropped() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
-        let (harness, port) = try harness("queue:\n  low_max_age_s: 1\n")
+        let (harness, port) = try harness("priorities:\n  low:\n    max_age: 1s\n")
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
         #expect(try daemon.post("/v1/queue/pause", "").0 == 200)
