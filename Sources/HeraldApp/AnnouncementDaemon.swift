@@ -36,9 +36,6 @@ public actor AnnouncementDaemon {
         public var waitingFor: String?
     }
 
-    /// Why the current announcement was stopped before its end.
-    enum StopReason: Sendable { case critical, skip, shutdown, retarget }
-
     private(set) var context: HeraldContext
     private var announcer: Announcer
     let connector: SoundConnector
@@ -50,15 +47,14 @@ public actor AnnouncementDaemon {
     }
     typealias Entry = AnnouncementQueue<Queued>.Entry
 
-    private var queue: AnnouncementQueue<Queued>
-    private var current: (entry: Entry, cancel: @Sendable () -> Void, startedAt: Date, stop: StopReason?)?
+    /// Every decision about the queue: this actor only carries them out.
+    private var machine: QueueMachine<Queued>
+    /// The playback of the current entry, to cancel (fade out) when the machine says so.
+    private var playing: (cancel: @Sendable () -> Void, startedAt: Date)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     private var sessionIsFresh = false
     private var session: SafeguardSession?
     private var waiters: [String: [CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
-    private var paused = false
-    private var stopping = false
-    private var waitingFor: String?
     private var retry: Task<Void, Never>?
     private var lastPlayedID: String?
     private let startedAt = Date()
@@ -69,11 +65,15 @@ public actor AnnouncementDaemon {
         self.connector = connector
         self.logger = context.logger
         announcer = Announcer(context: context)
-        queue = AnnouncementQueue(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
+        machine = QueueMachine(queue: AnnouncementQueue(limit: context.configuration.queue.queueLimit,
+                                                        policies: context.configuration.priorities))
     }
 
-    /// Wakes the worker: something changed that may let a waiting announcement play.
-    public nonisolated func soundChanged() { wake.yield() }
+    /// Something changed that may let a waiting announcement play: try again.
+    public func soundChanged() {
+        machine.soundChanged()
+        wake.yield()
+    }
 
     /// Validates, deduplicates, logs and queues `request`.
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
@@ -92,7 +92,8 @@ public actor AnnouncementDaemon {
         }
         let entry = Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt,
                           item: Queued(request: request, record: record))
-        if case .refusedFull(let limit) = queue.enqueue(entry) {
+        let (admission, interrupt) = machine.submit(entry)
+        if case .refusedFull(let limit) = admission {
             var failed = record
             failed.outcome = .failed
             failed.error = "queue full (\(limit) waiting); try again later"
@@ -100,10 +101,9 @@ public actor AnnouncementDaemon {
             try await context.database.record(failed)
             return .refused(failed, limit: limit)
         }
-        if let current, current.stop == nil,
-           AnnouncementQueue<Queued>.interrupts(request.priority, current: current.entry.priority) {
+        if interrupt, let current = machine.current {
             logger.notice("critical announcement interrupts \(current.entry.id)")
-            stopCurrent(.critical)
+            playing?.cancel()
         }
         wake.yield()
         return .accepted(record)
@@ -127,7 +127,7 @@ public actor AnnouncementDaemon {
         await requeueUnfinished()
         wake.yield()
         for await _ in wakes {
-            if stopping { break }
+            if machine.stopping { break }
             await drain()
         }
         await shutdown()
@@ -137,17 +137,15 @@ public actor AnnouncementDaemon {
     public func reload(_ context: HeraldContext) {
         self.context = context
         announcer = Announcer(context: context)
-        queue.limit = context.configuration.queue.queueLimit
-        queue.policies = context.configuration.priorities
+        machine.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
         logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
         wake.yield()
     }
 
     /// Fades out what plays, restores, and ends `run`; what waits stays queued in the log.
     public func stop() {
-        stopping = true
         retry?.cancel()
-        stopCurrent(.shutdown)
+        if machine.shutDown() { playing?.cancel() }
         wake.finish()
     }
 
@@ -157,37 +155,37 @@ public actor AnnouncementDaemon {
         case .connected(let server): "connected to \(server)"
         case .waiting(let reason, _): "waiting for a sound server: \(reason)"
         }
-        return Snapshot(current: current?.entry.item.record, currentStartedAt: current?.startedAt,
-                        currentElapsedMilliseconds: current.map { Int(Date().timeIntervalSince($0.startedAt) * 1000) },
-                        queueDepth: Dictionary(uniqueKeysWithValues: queue.depth.map { ($0.key.rawValue, $0.value) }),
+        return Snapshot(current: machine.current?.entry.item.record, currentStartedAt: playing?.startedAt,
+                        currentElapsedMilliseconds: playing.map { Int(Date().timeIntervalSince($0.startedAt) * 1000) },
+                        queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
-                        paused: paused, soundServer: sound, waitingFor: waitingFor)
+                        paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor)
     }
 
     /// Stops the current announcement (fading it) and moves on; false when nothing plays.
     public func skipCurrent() -> Bool {
-        guard current != nil else { return false }
-        stopCurrent(.skip)
+        guard machine.stopCurrent(.skip) else { return false }
+        playing?.cancel()
         return true
     }
 
     /// Pauses the announcement playing now (the sink stays safeguarded); false when none plays.
     public func pauseCurrent() -> Bool {
-        guard current != nil, let session else { return false }
+        guard playing != nil, let session else { return false }
         return session.sound.setPlaybackPaused(true)
     }
 
     /// Resumes a paused announcement where it stopped.
     public func resumeCurrent() -> Bool {
-        guard current != nil, let session else { return false }
+        guard playing != nil, let session else { return false }
         return session.sound.setPlaybackPaused(false)
     }
 
     /// Holds the queue after the current announcement; `resume()` goes on.
-    public func pause() { paused = true }
+    public func pause() { machine.pause() }
 
     public func resume() {
-        paused = false
+        machine.resume()
         wake.yield()
     }
 
@@ -197,40 +195,45 @@ public actor AnnouncementDaemon {
     /// The id of the last announcement that played, for replay-last.
     public var lastPlayed: String? { lastPlayedID }
 
-    private func stopCurrent(_ reason: StopReason) {
-        guard var running = current, running.stop == nil else { return }
-        running.stop = reason
-        current = running
-        running.cancel()
+    private func stopCurrent(_ reason: QueueMachine<Queued>.StopReason) {
+        if machine.stopCurrent(reason) { playing?.cancel() }
     }
 
     // MARK: - The worker
 
-    /// What to do after one announcement's turn.
-    enum Turn { case goOn, wait(String) }
-
     private func drain() async {
-        while !paused && !stopping {
+        while true {
             await coalescePayments()
-            let (next, stale) = queue.next(now: Date())
-            for entry in stale { await expire(entry) }
-            guard let entry = next else { break }
-            switch await play(entry) {
-            case .goOn:
-                waitingFor = nil
-            case .wait(let reason):
-                if waitingFor != reason { logger.warning("announcements wait: \(reason)") }
-                waitingFor = reason
+            switch machine.next(now: Date()) {
+            case .stop, .idle:
                 await closeSession()
-                scheduleRetry()
                 return
+            case .wait(let until):
+                if let reason = machine.waitingFor { logger.warning("announcements wait: \(reason)") }
+                await closeSession()
+                scheduleRetry(until: until)
+                return
+            case .expire(let entries):
+                for entry in entries { await expire(entry) }
+            case .play(let entry):
+                let (end, record) = await turn(entry)
+                switch machine.end(end) {
+                case .log:
+                    if record.outcome == .played { lastPlayedID = entry.id }
+                    await log(record)
+                case .replay(let closeSession):
+                    logger.notice("announcement \(entry.id) will be said again (\(end))")
+                    if closeSession { await self.closeSession() }
+                case .leaveQueued:
+                    break
+                }
             }
         }
-        await closeSession()
     }
 
-    /// Plays one entry; an entry that cannot play now goes back to the front of its lane.
-    private func play(_ entry: Entry) async -> Turn {
+    /// One entry's turn: open the safeguard if needed, play, and say how it ended. The row it
+    /// returns is filled in for logging; whether it is logged is the machine's decision.
+    private func turn(_ entry: Entry) async -> (QueueMachine<Queued>.TurnEnd, AnnouncementRecord) {
         let requested = ContinuousClock.now
         var record = entry.item.record
         let request = entry.item.request
@@ -239,15 +242,14 @@ public actor AnnouncementDaemon {
         do {
             sound = try await connector.current()
         } catch {
-            queue.replayFirst(entry)
-            return .wait("\(error)")
+            return (.cannotStart(reason: "\(error)"), record)
         }
         let rendered: RenderedAudio
         do {
             rendered = try await announcer.render(request)
         } catch {
-            await fail(&record, error)
-            return .goOn
+            announcer.markFailed(&record, error)
+            return (.failed, record)
         }
         if let open = session, open.sound !== sound { await closeSession() }
         if session == nil {
@@ -255,27 +257,26 @@ public actor AnnouncementDaemon {
                 switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
                                                        lockTimeout: .seconds(30)) {
                 case .suppressedMuted(let sink):
-                    await logSuppressed(&record, sink: sink)
-                    return .goOn
+                    Announcer.markSuppressed(&record, sink: sink)
+                    return (.suppressed, record)
                 case .opened(let opened):
                     session = opened
                     sessionIsFresh = true
                 }
             } catch let error as SoundSystemError where error.meansWait {
-                queue.replayFirst(entry)
-                return .wait("\(error)")
+                return (.cannotStart(reason: "\(error)"), record)
             } catch {
-                await fail(&record, error)
-                return .goOn
+                announcer.markFailed(&record, error)
+                return (.failed, record)
             }
         }
-        guard let session else { return .goOn }
+        guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
         // A session opened for a priority that overrides the mute does not carry a `respect` one.
         let mute = context.configuration.priorities.mutePolicy(for: request.priority,
                                                                fallback: context.configuration.safeguard.mutePolicy)
         if session.before.muted && mute == .respect {
-            await logSuppressed(&record, sink: session.before)
-            return .goOn
+            Announcer.markSuppressed(&record, sink: session.before)
+            return (.suppressed, record)
         }
         // Only the first announcement of a session needs the lead-in: the sink is awake after it.
         let leadIn = sessionIsFresh ? session.leadIn(context.configuration.safeguard) : 0
@@ -288,48 +289,25 @@ public actor AnnouncementDaemon {
                                               requested: requested, leadIn: leadIn)
             return (record, result)
         }
-        current = (entry, { task.cancel() }, Date(), nil)
+        playing = ({ task.cancel() }, Date())
+        // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
+        if machine.current?.stop != nil { task.cancel() }
         let targetWatch = watchTarget(of: session)
         let (played, playback) = await task.value
         targetWatch?.cancel()
-        let stop = current?.stop
-        current = nil
+        playing = nil
         record = played
         if case .failure(let error as SoundSystemError) = playback, error.meansWait || error.isSinkGone {
-            // The server or the sink went away under it: said again when one is back, within its max age.
-            logger.warning("announcement \(entry.id) lost (\(error)); it will be said again")
-            queue.replayFirst(entry)
-            await closeSession()
-            return error.isSinkGone ? .goOn : .wait("\(error)")
-        }
-        switch stop {
-        case .shutdown:
-            // Left unfinished in the log: the next start says it again.
-            return .goOn
-        case .retarget:
-            logger.notice("the default sink changed during \(entry.id): saying it again on the new one")
-            queue.replayFirst(entry)
-            await closeSession()
-            return .goOn
-        default:
-            break
+            logger.warning("announcement \(entry.id) lost: \(error)")
+            return (.lost(reason: "\(error)", sinkGone: error.isSinkGone), record)
         }
         do {
             try await announcer.finish(&record, playback: playback, rendered: rendered)
         } catch {
-            await fail(&record, error)
-            return .goOn
+            announcer.markFailed(&record, error)
+            return (.failed, record)
         }
-        if record.outcome == .interrupted && stop == .critical && entry.priority == .high {
-            // A payment cut off by an emergency is said again right after it.
-            var replay = entry
-            replay.item.record = record
-            queue.replayFirst(replay)
-            return .goOn
-        }
-        if record.outcome == .played { lastPlayedID = entry.id }
-        await log(record)
-        return .goOn
+        return (.finished(interrupted: record.outcome == .interrupted), record)
     }
 
     /// With no configured sink, stops the current announcement when the server's default sink
@@ -357,36 +335,24 @@ public actor AnnouncementDaemon {
     }
 
     /// Looks again in a second, or when the oldest waiting announcement expires, if sooner.
-    private func scheduleRetry() {
+    private func scheduleRetry(until expiry: Date?) {
         retry?.cancel()
-        let delay = min(1.0, max(0.05, (queue.nextExpiry() ?? .distantFuture).timeIntervalSinceNow))
+        let delay = min(1.0, max(0.05, (expiry ?? .distantFuture).timeIntervalSinceNow))
         retry = Task { [weak self] in
             guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
-            self?.soundChanged()
+            await self?.soundChanged()
         }
     }
 
     private func expire(_ entry: Entry) async {
-        let maxAge = queue.policies[entry.priority].maxAge
+        let maxAge = machine.queue.policies[entry.priority].maxAge
         var record = entry.item.record
-        let reason = waitingFor.map { "waited for \($0)" } ?? "waited for its turn"
+        let reason = machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn"
         record.outcome = entry.priority == .low ? .droppedStale : .failed
         record.error = "older than its max age (\(Int(maxAge.inSeconds)) s for \(entry.priority.rawValue)); \(reason)"
         record.finishedAt = Date()
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
         await log(record)
-    }
-
-    private func logSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) async {
-        do { try await announcer.logSuppressed(&record, sink: sink) } catch {
-            logger.error("could not log announcement \(record.id): \(error)")
-        }
-        notify(record)
-    }
-
-    private func fail(_ record: inout AnnouncementRecord, _ error: any Error) async {
-        await announcer.logFailure(&record, error)
-        notify(record)
     }
 
     private func log(_ record: AnnouncementRecord) async {
@@ -411,15 +377,15 @@ public actor AnnouncementDaemon {
         guard let rows = try? await context.database.unfinished() else { return }
         for row in rows {
             guard let request = AnnouncementRequest(record: row) else { continue }
-            _ = queue.enqueue(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
-                                    item: Queued(request: request, record: row)))
+            _ = machine.submit(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
+                                     item: Queued(request: request, record: row)))
         }
         if !rows.isEmpty { logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop") }
     }
 
     /// More payments waiting than `coalesce_payments_over`: one summary says them all.
     private func coalescePayments() async {
-        let taken = queue.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
+        let taken = machine.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
             if case .payment = $0.request.body { return true } else { return false }
         }
         guard let first = taken.first?.item.request else { return }
@@ -428,7 +394,7 @@ public actor AnnouncementDaemon {
         }
         let language = first.language ?? context.configuration.speech.language
         guard let summary = PaymentSummary(amounts: amounts, language: language, settings: context.configuration.speech) else {
-            for entry in taken.reversed() { queue.replayFirst(entry) }
+            for entry in taken.reversed() { machine.putFirst(entry) }
             return
         }
         var request = AnnouncementRequest(body: .text(summary.text), priority: .high, source: first.source,
@@ -439,10 +405,10 @@ public actor AnnouncementDaemon {
             _ = try await context.database.insertIfNew(summaryRecord)
         } catch {
             logger.error("could not log the payment summary, playing the payments one by one: \(error)")
-            for entry in taken.reversed() { queue.replayFirst(entry) }
+            for entry in taken.reversed() { machine.putFirst(entry) }
             return
         }
-        queue.replayFirst(Entry(id: summaryRecord.id, priority: .high, queuedAt: taken[0].queuedAt,
+        machine.putFirst(Entry(id: summaryRecord.id, priority: .high, queuedAt: taken[0].queuedAt,
                                 item: Queued(request: request, record: summaryRecord)))
         for entry in taken {
             var record = entry.item.record

@@ -137,20 +137,30 @@ public struct Announcer: Sendable {
         if !report.stoppedEarly { await rendered.whenPlayed?() }
     }
 
-    func logSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) async throws {
+    /// Fills in a row that was not played because the sink is muted and the policy respects it.
+    static func markSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) {
         record.sink = sink.name
         record.mutedBefore = sink.muted
         record.volumeBefore = sink.volumes
         record.outcome = .suppressedMuted
         record.finishedAt = Date()
-        try await context.database.record(record)
     }
 
-    func logFailure(_ record: inout AnnouncementRecord, _ error: any Error) async {
+    /// Fills in a failed row and says so in the log (every failure is logged).
+    func markFailed(_ record: inout AnnouncementRecord, _ error: any Error) {
         record.outcome = .failed
         record.error = "\(error)"
         record.finishedAt = Date()
         context.logger.error("announcement failed", metadata: ["body": "\(record.body)", "error": "\(error)"])
+    }
+
+    func logSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) async throws {
+        Self.markSuppressed(&record, sink: sink)
+        try await context.database.record(record)
+    }
+
+    func logFailure(_ record: inout AnnouncementRecord, _ error: any Error) async {
+        markFailed(&record, error)
         let logged = record
         // In a task of its own: the caller may be cancelled (Ctrl-C), and GRDB honours cancellation.
         do { try await Task { [context] in try await context.database.record(logged) }.value } catch {

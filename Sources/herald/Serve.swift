@@ -70,7 +70,7 @@ struct DaemonService: Service {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await connector.run() }
-                group.addTask { for await _ in soundChanges { daemon.soundChanged() } }
+                group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
                 await daemon.run()
                 group.cancelAll()
             }

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The daemon's queue worker as a state machine (DESIGN.md "Priorities", "Lifecycle of the
+/// daemon"): what to play next, what a critical announcement interrupts, what waits for a sound
+/// server or a sink, what is said again, and what a shutdown leaves queued. Pure: the daemon
+/// feeds it what happened and carries out what it decides, with no `await` in between.
+public struct QueueMachine<Item: Sendable>: Sendable {
+    public typealias Entry = AnnouncementQueue<Item>.Entry
+
+    /// Why the announcement playing now was stopped before its end.
+    public enum StopReason: Sendable, Equatable {
+        /// A critical announcement came: an interrupted payment is said again after it.
+        case critical
+        /// Someone skipped it (`/v1/current/skip`): logged interrupted.
+        case skip
+        /// The daemon stops: left unfinished, said at the next start.
+        case shutdown
+        /// The default sink changed under it: said again on the new one.
+        case retarget
+    }
+
+    /// How a turn ended, as the daemon saw it.
+    public enum TurnEnd: Sendable, Equatable {
+        /// Played to the end, or stopped early (`interrupted`) for the current stop reason.
+        case finished(interrupted: Bool)
+        /// Bad input or an error that waiting does not fix: logged `failed`.
+        case failed
+        /// Muted and the priority respects it: logged `suppressed_muted`.
+        case suppressed
+        /// No sound server or no sink: it waits, at the front of its lane.
+        case cannotStart(reason: String)
+        /// The server died (or the sink went away) while it played: it is said again.
+        case lost(reason: String, sinkGone: Bool)
+    }
+
+    /// What to do with the entry whose turn ended.
+    public enum Disposition: Sendable, Equatable {
+        /// Its outcome is final: write the row.
+        case log
+        /// Back at the front of its lane, to be said again with the same id; close the safeguard
+        /// session first when it belongs to a sink or a connection that is no more.
+        case replay(closeSession: Bool)
+        /// Shutting down: the row stays unfinished and the next start says it.
+        case leaveQueued
+    }
+
+    /// The next thing for the worker to do.
+    public enum Step: Sendable {
+        case play(Entry)
+        /// Log these as too old (`failed`, or `dropped_stale` for low), then ask again.
+        case expire([Entry])
+        /// Nothing can play now: close the session and wait for a change, or until `until`
+        /// (when the oldest waiting entry runs out of time).
+        case wait(until: Date?)
+        /// Nothing to play (empty or paused): close the session and wait for a submission.
+        case idle
+        /// Shutting down: close the session and stop.
+        case stop
+    }
+
+    public private(set) var queue: AnnouncementQueue<Item>
+    /// The entry playing now, and why it is being stopped, if it is.
+    public private(set) var current: (entry: Entry, stop: StopReason?)?
+    public private(set) var paused = false
+    public private(set) var stopping = false
+    /// Why entries are not playing now (no server, no sink); nil when nothing waits for that.
+    public private(set) var waitingFor: String?
+
+    public init(queue: AnnouncementQueue<Item>) { self.queue = queue }
+
+    /// Queues `entry`; `interrupt` says the current announcement must fade out for it.
+    public mutating func submit(_ entry: Entry) -> (admission: AnnouncementQueue<Item>.Admission, interrupt: Bool) {
+        let admission = queue.enqueue(entry)
+        guard admission == .accepted, let playing = current, playing.stop == nil,
+              AnnouncementQueue<Item>.interrupts(entry.priority, current: playing.entry.priority) else {
+            return (admission, false)
+        }
+        current?.stop = .critical
+        return (admission, true)
+    }
+
+    /// Marks the current announcement to be stopped for `reason`; false when nothing plays or it
+    /// is already being stopped (the first reason stands).
+    public mutating func stopCurrent(_ reason: StopReason) -> Bool {
+        guard let playing = current, playing.stop == nil else { return false }
+        current?.stop = reason
+        return true
+    }
+
+    /// The daemon is stopping: nothing new starts; returns true when the current one must fade.
+    public mutating func shutDown() -> Bool {
+        stopping = true
+        return stopCurrent(.shutdown)
+    }
+
+    public mutating func pause() { paused = true }
+    public mutating func resume() { paused = false }
+
+    /// A sound server or a sink may have come back: waiting entries get another try.
+    public mutating func soundChanged() { waitingFor = nil }
+
+    /// New settings for the queue (a reload).
+    public mutating func update(limit: Int, policies: PriorityPolicies) {
+        queue.limit = limit
+        queue.policies = policies
+    }
+
+    /// Payments to say as one summary, taken out of the queue (see `AnnouncementQueue`).
+    public mutating func takePaymentsToCoalesce(over threshold: Int, isPayment: (Item) -> Bool) -> [Entry] {
+        queue.takePaymentsToCoalesce(over: threshold, isPayment: isPayment)
+    }
+
+    /// Puts entries back at the front of their lane (a summary, or payments it could not cover).
+    public mutating func putFirst(_ entry: Entry) { queue.replayFirst(entry) }
+
+    /// What to do now.
+    public mutating func next(now: Date) -> Step {
+        if stopping { return .stop }
+        precondition(current == nil, "QueueMachine.next while an entry plays")
+        let stale = queue.removeStale(now: now)
+        if !stale.isEmpty { return .expire(stale) }
+        if paused || queue.isEmpty { return .idle }
+        if waitingFor != nil { return .wait(until: queue.nextExpiry()) }
+        guard let entry = queue.next(now: now).next else { return .idle }
+        current = (entry, nil)
+        return .play(entry)
+    }
+
+    /// The current entry's turn ended with `end`: what to do with it.
+    public mutating func end(_ end: TurnEnd) -> Disposition {
+        guard let (entry, stop) = current else { return .log }
+        current = nil
+        switch end {
+        case .cannotStart(let reason):
+            queue.replayFirst(entry)
+            waitingFor = reason
+            return .replay(closeSession: true)
+        case .lost(let reason, let sinkGone):
+            queue.replayFirst(entry)
+            // A sink gone: the default may be another one already, so try again at once.
+            if !sinkGone { waitingFor = reason }
+            return .replay(closeSession: true)
+        case .failed, .suppressed:
+            return .log
+        case .finished(let interrupted):
+            switch stop {
+            case .shutdown?:
+                return .leaveQueued
+            case .retarget?:
+                queue.replayFirst(entry)
+                return .replay(closeSession: true)
+            case .critical? where interrupted && entry.priority == .high:
+                // A payment cut off by an emergency is said again right after it.
+                queue.replayFirst(entry)
+                return .replay(closeSession: false)
+            default:
+                return .log
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import HeraldCore
+import Testing
+
+/// The daemon's queue decisions, replayed as events in microseconds (issue 7's lifecycle races).
+@Suite struct QueueMachineTests {
+    typealias Machine = QueueMachine<String>
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func entry(_ id: String, _ priority: Priority, at seconds: Double = 0) -> Machine.Entry {
+        .init(id: id, priority: priority, queuedAt: t0.addingTimeInterval(seconds), item: id)
+    }
+
+    func machine(_ entries: Machine.Entry...) -> Machine {
+        var machine = Machine(queue: AnnouncementQueue(limit: 100, policies: .defaults))
+        for entry in entries { _ = machine.submit(entry) }
+        return machine
+    }
+
+    /// The id `next` asks to play, or a description of what it asked instead.
+    func playNext(_ machine: inout Machine, at seconds: Double = 1) -> String {
+        switch machine.next(now: t0.addingTimeInterval(seconds)) {
+        case .play(let entry): entry.id
+        case .expire(let entries): "expire \(entries.map(\.id))"
+        case .wait: "wait"
+        case .idle: "idle"
+        case .stop: "stop"
+        }
+    }
+
+    @Test func aServerRestartWithFiveQueuedLosesNoneAndSaysTheCutOffOneAgain() {
+        var machine = machine(entry("p1", .high), entry("p2", .high), entry("p3", .high), entry("p4", .high), entry("p5", .high))
+        #expect(playNext(&machine) == "p1")
+        let result1 = machine.end(.lost(reason: "the server went away", sinkGone: false))
+        #expect(result1 == .replay(closeSession: true))
+        #expect(playNext(&machine, at: 2) == "wait", "no new attempt until the server is back")
+        #expect(machine.waitingFor == "the server went away")
+        #expect(playNext(&machine, at: 3) == "wait", "nothing failed while waiting within max age")
+        machine.soundChanged()
+        var said: [String] = []
+        while case .play(let next) = machine.next(now: t0.addingTimeInterval(4)) {
+            said.append(next.id)
+            let result2 = machine.end(.finished(interrupted: false))
+            #expect(result2 == .log)
+        }
+        #expect(said == ["p1", "p2", "p3", "p4", "p5"], "the cut-off payment first, the same id, then the rest")
+    }
+
+    @Test func waitingPastTheMaxAgeExpiresWithTheReason() {
+        var machine = machine(entry("p1", .high), entry("r1", .normal))
+        #expect(playNext(&machine) == "p1")
+        _ = machine.end(.cannotStart(reason: "no PulseAudio server reachable"))
+        #expect(playNext(&machine, at: 60) == "wait")
+        // high waits 5 minutes, normal 30.
+        #expect(playNext(&machine, at: 301) == "expire [\"p1\"]")
+        #expect(machine.waitingFor == "no PulseAudio server reachable", "the reason stays for the log")
+        #expect(playNext(&machine, at: 302) == "wait")
+        #expect(playNext(&machine, at: 1801) == "expire [\"r1\"]")
+        #expect(playNext(&machine, at: 1802) == "idle")
+    }
+
+    @Test func sigtermFadesTheCurrentAndLeavesTheRestQueued() {
+        var machine = machine(entry("s1", .normal), entry("s2", .normal), entry("s3", .normal), entry("s4", .normal))
+        #expect(playNext(&machine) == "s1")
+        let result3 = machine.shutDown()
+        #expect(result3, "the current one must fade")
+        let result4 = machine.end(.finished(interrupted: true))
+        #expect(result4 == .leaveQueued, "not logged: said at the next start")
+        #expect(playNext(&machine) == "stop", "nothing more starts")
+        #expect(machine.queue.count == 3)
+    }
+
+    @Test func criticalInterruptsAPaymentWhichIsSaidAgainAfter() {
+        var machine = machine(entry("pay", .high))
+        #expect(playNext(&machine) == "pay")
+        let result5 = machine.submit(entry("leak", .critical)).interrupt
+        #expect(result5)
+        let result6 = machine.submit(entry("fire", .critical)).interrupt
+        #expect(!result6, "one stop is enough")
+        let result7 = machine.end(.finished(interrupted: true))
+        #expect(result7 == .replay(closeSession: false), "same session: no pumping")
+        #expect(playNext(&machine) == "leak")
+        let result8 = machine.submit(entry("smoke", .critical)).interrupt
+        #expect(!result8, "critical never interrupts critical")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(playNext(&machine) == "fire")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(playNext(&machine) == "smoke")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(playNext(&machine) == "pay")
+    }
+
+    @Test func anInterruptedNormalOneIsLoggedInterruptedNotReplayed() {
+        var machine = machine(entry("tip", .normal))
+        #expect(playNext(&machine) == "tip")
+        let result9 = machine.submit(entry("leak", .critical)).interrupt
+        #expect(result9)
+        let result10 = machine.end(.finished(interrupted: true))
+        #expect(result10 == .log)
+        #expect(playNext(&machine) == "leak")
+    }
+
+    @Test func aChangedDefaultSinkSaysItAgainOnTheNewOne() {
+        var machine = machine(entry("pay", .high))
+        #expect(playNext(&machine) == "pay")
+        let result11 = machine.stopCurrent(.retarget)
+        #expect(result11)
+        let result12 = machine.end(.finished(interrupted: true))
+        #expect(result12 == .replay(closeSession: true))
+        #expect(playNext(&machine) == "pay", "at once, on the new target")
+    }
+
+    @Test func aSinkGoneMidPlayIsTriedAgainAtOnce() {
+        var machine = machine(entry("pay", .high))
+        #expect(playNext(&machine) == "pay")
+        let result13 = machine.end(.lost(reason: "sink gone", sinkGone: true))
+        #expect(result13 == .replay(closeSession: true))
+        #expect(machine.waitingFor == nil, "another sink may be the default already")
+        #expect(playNext(&machine) == "pay")
+    }
+
+    @Test func skipLogsAndPauseHoldsTheQueue() {
+        var machine = machine(entry("a", .normal), entry("b", .normal))
+        #expect(playNext(&machine) == "a")
+        let result14 = machine.stopCurrent(.skip)
+        #expect(result14)
+        let result15 = machine.end(.finished(interrupted: true))
+        #expect(result15 == .log)
+        machine.pause()
+        #expect(playNext(&machine) == "idle")
+        machine.resume()
+        #expect(playNext(&machine) == "b")
+        let skipped = machine.stopCurrent(.skip)
+        #expect(skipped)
+        let ended = machine.end(.finished(interrupted: true))
+        #expect(ended == .log)
+    }
+}
