@@ -203,7 +203,8 @@ public actor AnnouncementDaemon {
 
     private func drain() async {
         while true {
-            await coalescePayments()
+            // A paused queue lets payments pile up: they are summed when it goes on.
+            if !machine.paused && !machine.stopping { await coalescePayments() }
             switch machine.next(now: Date()) {
             case .stop, .idle:
                 await closeSession()
