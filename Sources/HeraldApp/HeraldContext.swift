@@ -36,11 +36,15 @@ public struct HeraldContext: Sendable {
         self.database = database
     }
 
-    /// Where the safeguard lock lives: beside the database, so every process sharing a database
-    /// shares the lock.
+    /// Where the safeguard lock lives: one per user and sound server, whatever the config or
+    /// database (`SafeguardLockPath`); its folder is created private, or checked to be ours.
+    /// - Throws: `HeraldFailure.io` when the folder is another user's or cannot be made.
     public var lockPath: String {
-        ((configuration.databasePath as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("safeguard.lock")
+        get throws {
+            let path = SafeguardLockPath.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
+            try SafeguardLockPath.prepareDirectory((path as NSString).deletingLastPathComponent, userID: getuid())
+            return path
+        }
     }
 
     /// The clip cache in the configured folder, indexed in this database.

@@ -105,8 +105,13 @@ struct ConfigValues {
                 report("speech.engine", "'\(engine)' is not an engine; use espeak-ng or command")
             }
         }
-        if let command = string("speech.command") { speech.command = command }
-        if speech.engine == .command && speech.command.trimmingCharacters(in: .whitespaces).isEmpty {
+        let command = string("speech.command") ?? speech.command
+        if !command.trimmingCharacters(in: .whitespaces).isEmpty, let problem = CommandSynthesizer.templateProblem(command) {
+            report("speech.command", problem)
+        } else {
+            speech.command = command
+        }
+        if speech.engine == .command && command.trimmingCharacters(in: .whitespaces).isEmpty {
             report("speech.engine", "the command engine needs speech.command, e.g. \"espeak-ng --stdout -v {voice}\"")
         }
         speech.commandTimeoutMilliseconds = integer("speech.command_timeout_ms", range: 100...120_000) ?? speech.commandTimeoutMilliseconds
@@ -117,7 +122,11 @@ struct ConfigValues {
                 report("speech.language", "'\(language)' is not a language Herald speaks; use en or zh")
             }
         }
-        if let voice = string("speech.voice") { speech.voice = voice }
+        if let voice = string("speech.voice") {
+            if voice.isEmpty || SpeechNames.isVoiceName(voice) { speech.voice = voice } else {
+                report("speech.voice", "'\(voice)' is not a voice name (letters, digits and _ . + -, starting with a letter or digit); write it like en-us+f3, or leave it empty")
+            }
+        }
         speech.rate = integer("speech.rate", range: 80...450) ?? speech.rate
         speech.pitch = integer("speech.pitch", range: 0...100) ?? speech.pitch
         if let code = string("speech.currency"), !code.isEmpty {
@@ -129,7 +138,10 @@ struct ConfigValues {
         }
         if let packs = string("speech.packs"), !packs.isEmpty { speech.packsDirectory = relativeToFile(packs) }
         for (alias, _) in layout.mappings["speech.voices"] ?? [] {
-            if let voice = string("speech.voices.\(alias)"), !voice.isEmpty { speech.voiceAliases[alias.lowercased()] = voice }
+            guard let voice = string("speech.voices.\(alias)"), !voice.isEmpty else { continue }
+            if SpeechNames.isVoiceName(voice) { speech.voiceAliases[alias.lowercased()] = voice } else {
+                report("speech.voices.\(alias)", "'\(voice)' is not a voice name (letters, digits and _ . + -, starting with a letter or digit); write it like en-us+f3")
+            }
         }
         for (language, _) in layout.mappings["speech.phrases"] ?? [] {
             guard let template = string("speech.phrases.\(language)") else { continue }

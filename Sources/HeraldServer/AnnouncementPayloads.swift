@@ -78,7 +78,7 @@ struct PayloadValidator {
     let speech: SpeechSettings
     let soundsDirectory: String
 
-    func request(from payload: NativeAnnouncement, source: AnnouncementSource) throws -> AnnouncementRequest {
+    func request(from payload: NativeAnnouncement, source: AnnouncementSource) async throws -> AnnouncementRequest {
         let bodies = [payload.text != nil, payload.payment != nil, payload.clip != nil, payload.audioUrl != nil]
         guard bodies.filter({ $0 }).count == 1 else {
             throw APIError.badRequest(nil, "give exactly one of text, payment, clip, audio_url")
@@ -94,22 +94,21 @@ struct PayloadValidator {
             do { _ = try Amount.parse(payment.amount.text, currency: known) } catch {
                 throw APIError.badRequest("payment.amount", "\(error)".replacingOccurrences(of: "amount: ", with: ""))
             }
-            let language = payload.lang ?? speech.language
-            guard (try? AmountGrammars.grammar(for: language)) != nil else {
-                throw APIError.badRequest("lang", "amounts are spoken in en or zh, not '\(language)'")
-            }
             body = .payment(amount: payment.amount.text, currency: currency)
         } else if let clip = payload.clip {
             body = .file(path: try clipPath(clip))
         } else {
             body = .audioURL(try checkedURL(payload.audioUrl ?? "", field: "audio_url"))
         }
+        let isPayment = payload.payment != nil
+        let language = try await checkedLanguage(payload.lang, forPayment: isPayment, field: "lang")
+        let voice = try await checkedVoice(payload.voice, field: "voice")
         return AnnouncementRequest(body: body, priority: try priority(payload.priority), source: source,
-                                   language: payload.lang, voice: payload.voice,
+                                   language: language, voice: voice,
                                    chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
     }
 
-    func request(from push: PushPayload) throws -> AnnouncementRequest {
+    func request(from push: PushPayload) async throws -> AnnouncementRequest {
         let fields = push.flattened
         guard fields.action == nil || fields.action == "speak_tts" else {
             throw APIError.badRequest(push.message == nil ? "action" : "message.data.action",
@@ -123,9 +122,31 @@ struct PayloadValidator {
         guard let text = fields.text else {
             throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
         }
+        let prefix = push.message == nil ? "" : "message.data."
+        let language = try await checkedLanguage(fields.lang, forPayment: false, field: prefix + "lang")
+        let voice = try await checkedVoice(fields.voice, field: prefix + "voice")
         return AnnouncementRequest(body: .text(try checkedText(text, field: "text")), priority: try priority(fields.priority),
-                                   source: .push, language: fields.lang, voice: fields.voice,
+                                   source: .push, language: language, voice: voice,
                                    requestID: try requestID(fields.requestID))
+    }
+
+    /// The language, checked against what Herald can speak; an empty one means none was given
+    /// (push backends send `""`).
+    private func checkedLanguage(_ language: String?, forPayment: Bool, field: String) async throws -> String? {
+        guard let language, !language.isEmpty else { return nil }
+        do { try await speech.checkLanguage(language, forPayment: forPayment, field: field) } catch {
+            throw APIError.badRequest(error.field, error.message)
+        }
+        return language
+    }
+
+    /// The voice, checked against the aliases and the engine's voices; empty means none.
+    private func checkedVoice(_ voice: String?, field: String) async throws -> String? {
+        guard let voice, !voice.isEmpty else { return nil }
+        do { try await speech.checkVoice(voice, field: field) } catch {
+            throw APIError.badRequest(error.field, error.message)
+        }
+        return voice
     }
 
     private func checkedURL(_ text: String, field: String) throws -> String {

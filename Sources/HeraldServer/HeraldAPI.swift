@@ -37,11 +37,11 @@ public struct HeraldAPI: Sendable {
         router.get("/v1/health") { _, _ in JSONResponse(value: ["status": "ok"]) }
         router.post("/v1/announcements") { request, _ in
             let payload = try await decodeBody(NativeAnnouncement.self, from: request, limit: limit)
-            return try await submit(try validator.request(from: payload, source: .api), wait: request.uri.queryParameters["wait"] == "true")
+            return try await submit(try await validator.request(from: payload, source: .api), wait: request.uri.queryParameters["wait"] == "true")
         }
         router.post("/v1/push") { request, _ in
             let payload = try await decodeBody(PushPayload.self, from: request, limit: limit)
-            return try await submit(try validator.request(from: payload), wait: request.uri.queryParameters["wait"] == "true")
+            return try await submit(try await validator.request(from: payload), wait: request.uri.queryParameters["wait"] == "true")
         }
         router.post("/v1/test") { request, _ in
             try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api),

@@ -6,7 +6,10 @@ import SoundFile
 /// `espeak-ng --stdout`. Not streaming: the whole clip is read, then played.
 ///
 /// `command` is split on spaces; `{voice}`, `{rate}`, `{pitch}` and `{lang}` are replaced in each
-/// argument, and `{text}` too; without a `{text}` argument the text goes to standard input.
+/// argument. The text goes to standard input, never into an option: text that reads
+/// `-w/etc/x.wav hello` would otherwise be an option of the program. A program that only takes
+/// its text as an argument gets it through `{text}` placed after a literal `--` argument
+/// (`espeak-ng --stdout -- {text}`), where no program reads options.
 public struct CommandSynthesizer: Synthesizer {
     public let engineName = "command"
     public let command: String
@@ -17,6 +20,23 @@ public struct CommandSynthesizer: Synthesizer {
         self.timeout = timeout
     }
 
+    /// What is wrong with a command template, for `config check`; nil when it is usable.
+    public static func templateProblem(_ command: String) -> String? {
+        let words = command.split(separator: " ").map(String.init)
+        guard let first = words.first else { return "is empty; give a program that writes WAV on standard output" }
+        if first.hasPrefix("-") { return "'\(first)' is an option where the program's name goes; start with the program" }
+        if first.contains("{") {
+            return "'\(first)' is a placeholder where the program's name goes; start with the program, e.g. \"piper --output_file -\""
+        }
+        let separator = words.firstIndex(of: "--")
+        for (index, word) in words.enumerated() where word.contains("{text}") {
+            guard let separator, index > separator else {
+                return "'\(word)' puts the announcement text where the program reads options (text such as '-w/tmp/x.wav' would be one); leave {text} out to send the text on standard input, or put it after a '--' argument: \"espeak-ng --stdout -- {text}\""
+            }
+        }
+        return nil
+    }
+
     public func synthesize(_ request: SpeechRequest) async throws -> (AudioFormat, AsyncThrowingStream<[Float], any Error>) {
         let clip = try await render(request)
         let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
@@ -25,19 +45,26 @@ public struct CommandSynthesizer: Synthesizer {
         return (AudioFormat(sampleRate: clip.sampleRate, channelCount: clip.channelCount), stream)
     }
 
+    /// The program's arguments for `request`: each placeholder replaced in one pass, so a value
+    /// never has another placeholder filled inside it.
+    /// - Throws: `SpeechError` when the template is unsafe or the voice or language is not a
+    ///   plain name (a voice of `--output=/etc/x` must not become an option).
+    public func arguments(for request: SpeechRequest) throws -> [String] {
+        if let problem = Self.templateProblem(command) { throw SpeechError.commandFailed("speech.command \(problem)") }
+        guard SpeechNames.isVoiceName(request.voice) else { throw SpeechError.unknownVoice(request.voice) }
+        guard SpeechNames.isLanguageTag(request.language) else { throw SpeechError.unknownLanguage(request.language) }
+        let values = ["voice": request.voice, "rate": "\(request.rate)", "pitch": "\(request.pitch)",
+                      "lang": request.language, "text": request.text]
+        return command.split(separator: " ").map { word in
+            String(word).replacing(/\{(voice|rate|pitch|lang|text)\}/) { match in values[String(match.1)] ?? "" }
+        }
+    }
+
     /// Runs the program and decodes what it wrote.
     public func render(_ request: SpeechRequest) async throws -> Clip {
         guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
-        var words = command.split(separator: " ").map(String.init)
-        guard !words.isEmpty else { throw SpeechError.commandFailed("speech.command is empty") }
-        let usesTextArgument = words.contains { $0.contains("{text}") }
-        words = words.map {
-            $0.replacingOccurrences(of: "{voice}", with: request.voice)
-                .replacingOccurrences(of: "{rate}", with: "\(request.rate)")
-                .replacingOccurrences(of: "{pitch}", with: "\(request.pitch)")
-                .replacingOccurrences(of: "{lang}", with: request.language)
-                .replacingOccurrences(of: "{text}", with: request.text)
-        }
+        let words = try arguments(for: request)
+        let usesTextArgument = command.contains("{text}")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = words

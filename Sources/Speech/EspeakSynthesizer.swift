@@ -11,6 +11,8 @@ import Synchronization
 public actor EspeakSynthesizer: Synthesizer {
     public nonisolated let engineName = "espeak-ng"
     private var sampleRate: Int?
+    /// The voice list, read once (`catalog()`): it does not change while Herald runs.
+    var cachedCatalog: EspeakVoiceCatalog?
 
     /// The process-wide instance: there can be only one owner of espeak-ng's state.
     public static let shared = EspeakSynthesizer()
@@ -26,7 +28,7 @@ public actor EspeakSynthesizer: Synthesizer {
         }
     }
 
-    private func initialize() throws -> Int {
+    func initialize() throws -> Int {
         if let sampleRate { return sampleRate }
         // 20 ms chunks: the first one reaches the speaker early.
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 20, nil, Int32(espeakINITIALIZE_DONT_EXIT))

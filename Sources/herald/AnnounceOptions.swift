@@ -1,6 +1,7 @@
 import ArgumentParser
 import HeraldApp
 import HeraldCore
+import Speech
 
 /// Options of the commands that make a sound: `play`, `say`, `pay`.
 struct AnnounceOptions: ParsableArguments {
@@ -26,6 +27,7 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
     if let priority = announceOptions.priority { request.priority = priority }
     request.chime = announceOptions.chime
     let context = try await options.makeContext()
+    try await checkSpeechOptions(request, speech: context.configuration.speech)
     let finalRequest = request
     var viaDaemon: AnnouncementRecord?
     if !announceOptions.local {
@@ -47,5 +49,16 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
     } else {
         let source = record.clipSource.map { " (\($0.rawValue))" } ?? ""
         print("\(record.outcome?.rawValue ?? "?") \(record.body)\(source) on \(record.sink ?? "?")")
+    }
+}
+
+/// `--lang` and `--voice`, checked as the API checks them, before anything is queued or played.
+func checkSpeechOptions(_ request: AnnouncementRequest, speech: SpeechSettings) async throws {
+    let isPayment = if case .payment = request.body { true } else { false }
+    do {
+        if let language = request.language { try await speech.checkLanguage(language, forPayment: isPayment, field: "--lang") }
+        if let voice = request.voice { try await speech.checkVoice(voice, field: "--voice") }
+    } catch {
+        throw fail(error)
     }
 }

@@ -297,4 +297,20 @@ import Testing
         #expect(found[0].message.contains("safeguard.lead_in_by_class"))
         #expect(found[2].message.contains("0s to 5s"))
     }
+
+    @Test func aCommandTemplateThatPutsTextAmongOptionsIsRefused() async throws {
+        let found = await problems("""
+            speech:
+              engine: command
+              command: espeak-ng --stdout {text}
+              voice: -w/tmp/x
+              voices:
+                nova: ../../x
+            """)
+        #expect(found.map(\.key) == ["speech.command", "speech.voice", "speech.voices.nova"])
+        #expect(found.first?.line == 3)
+        #expect(found.first?.message.contains("after a '--' argument") == true)
+        let safe = try await load("speech:\n  engine: command\n  command: espeak-ng --stdout -- {text}\n")
+        #expect(safe.speech.command == "espeak-ng --stdout -- {text}")
+    }
 }

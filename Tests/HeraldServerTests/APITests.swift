@@ -23,12 +23,12 @@ enum TestSoundServer {
 struct APITests {
     /// A daemon over a fresh database in `folder`.
     static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100, ratePerMinute: Int = 600,
-                        audioURL: AudioURLSettings = AudioURLSettings()) async throws -> HeraldAPI {
+                        audioURL: AudioURLSettings = AudioURLSettings(), maxBodyBytes: Int = 4096) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         configuration.api.tokens = tokens
         configuration.api.ratePerMinute = ratePerMinute
-        configuration.api.maxBodyBytes = 4096
+        configuration.api.maxBodyBytes = maxBodyBytes
         configuration.queue.queueLimit = queueLimit
         configuration.audioURL = audioURL
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func theCommandEngineNamesAProgramThatWritesNoAudio() async {
-        let engine = CommandSynthesizer(command: "echo {text}", timeout: .seconds(5))
+        let engine = CommandSynthesizer(command: "echo -- {text}", timeout: .seconds(5))
         await #expect {
             _ = try await engine.render(request)
         } throws: { error in

@@ -1,0 +1,23 @@
+/// The shapes a language and a voice name may have, wherever they come from (a request, the
+/// config). They are checked before either reaches an engine: a voice becomes an argument of the
+/// command engine and a file name inside espeak-ng's data folder.
+public enum SpeechNames {
+    /// A language tag: letters, digits and `-`, starting with a letter, at most 35 characters
+    /// (BCP 47's longest practical tag): `en`, `zh-cmn`, `en-gb-x-rp`. No `/` or `.`.
+    public static func isLanguageTag(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter, text.count <= 35, text.last != "-" else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
+
+    /// A voice name: `^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$`, so `en-us+f3` or `en_US-lessac-medium`,
+    /// never an option (`-w...`) or a path (`../x`).
+    public static func isVoiceName(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter || first.isNumber, text.count <= 64 else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.+-".contains($0)) }
+    }
+
+    /// `value` quoted for a message, cut short when it is long (a 5,000-character language).
+    static func quoted(_ value: String) -> String {
+        value.count <= 40 ? "'\(value)'" : "'\(value.prefix(32))...' (\(value.count) characters)"
+    }
+}

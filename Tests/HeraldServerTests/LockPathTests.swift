@@ -1,0 +1,73 @@
+import Foundation
+import HeraldApp
+import HeraldConfig
+import Logging
+import Testing
+
+/// The safeguard lock is one per user and sound server (DESIGN.md rule 10), not per database.
+@Suite struct LockPathTests {
+    let folder = NSTemporaryDirectory() + "herald-lock-\(UUID().uuidString)"
+
+    func context(database: String) throws -> HeraldContext {
+        var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
+        configuration.databasePath = database
+        return try HeraldContext(configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    @Test func twoDatabasesOnOneServerShareTheLock() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try context(database: folder + "/a/herald.sqlite")
+        let second = try context(database: folder + "/b/other.sqlite")
+        let path = try first.lockPath
+        #expect(try second.lockPath == path)
+        #expect(!path.hasPrefix(folder), "not beside either database: \(path)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        #expect((attributes[.ownerAccountID] as? Int) == Int(getuid()))
+    }
+
+    @Test func anotherServerGetsAnotherLock() {
+        let runtime = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        let local = SafeguardLockPath.path(environment: runtime, userID: 1000)
+        let server = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p1/native"]) { $1 }, userID: 1000)
+        let sameServer = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "/tmp/p1/native"]) { $1 }, userID: 1000)
+        let other = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p2/native"]) { $1 }, userID: 1000)
+        #expect(local.hasPrefix("/run/user/1000/herald/safeguard-") && local.hasSuffix(".lock"))
+        #expect(server != local && other != server)
+        #expect(sameServer == server, "unix:PATH and PATH are one server")
+        let defaultSocket = runtime.merging(["PULSE_SERVER": "unix:/run/user/1000/pulse/native"]) { $1 }
+        #expect(SafeguardLockPath.path(environment: defaultSocket, userID: 1000) == local, "the default socket named is the default server")
+    }
+
+    @Test func withoutARuntimeDirectoryTheLockIsInAPerUserTmpFolder() {
+        #expect(SafeguardLockPath.path(environment: [:], userID: 1234).hasPrefix("/tmp/herald-1234/safeguard-"))
+        #expect(SafeguardLockPath.path(environment: ["XDG_RUNTIME_DIR": ""], userID: 7).hasPrefix("/tmp/herald-7/"))
+        #expect(SafeguardLockPath.path(environment: [:], userID: 1) == SafeguardLockPath.path(environment: [:], userID: 1),
+                "stable: the same address always names the same file")
+    }
+
+    @Test func theFolderIsCreatedPrivateAndALooseOneIsClosed() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fresh = folder + "/fresh"
+        try SafeguardLockPath.prepareDirectory(fresh, userID: getuid())
+        #expect((try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int) == 0o700)
+        let loose = folder + "/loose"
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o777])
+        try SafeguardLockPath.prepareDirectory(loose, userID: getuid())
+        #expect((try FileManager.default.attributesOfItem(atPath: loose)[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func aFolderThatIsNotOursOrIsASymlinkIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/target", withIntermediateDirectories: true)
+        #expect {
+            try SafeguardLockPath.prepareDirectory(folder + "/target", userID: getuid() + 1)
+        } throws: { "\($0)".contains("belongs to user \(getuid()), not to you") }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/target")
+        #expect {
+            try SafeguardLockPath.prepareDirectory(folder + "/link", userID: getuid())
+        } throws: { "\($0)".contains("is not a directory (a symlink or a file)") }
+    }
+}
