@@ -1,7 +1,8 @@
 #!/bin/sh
 # Herald's main job on this machine, from nothing: installs what is missing, starts a PulseAudio
-# server with a null sink if none answers, builds, and plays a sample with the safeguard using the
-# built-in defaults (SQLite under ~/.local/state/herald, the default sink). Needs root for apt.
+# server with a null sink if none answers, builds, plays a sample, a sentence and a payment with
+# the safeguard, then runs the daemon (`herald serve`) in the foreground, all on the built-in
+# defaults (SQLite under ~/.local/state/herald, the default sink, no config file). Needs root for apt.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -28,3 +29,13 @@ herald="$(swift build --show-bin-path)/herald"
 "$herald" say "Herald is ready."
 "$herald" pay 25.30
 "$herald" history --limit 3
+
+# The main job: the daemon, on the built-in defaults (no config file), in the foreground.
+cat >&2 <<'TRY'
+
+Starting `herald serve` on the built-in defaults (http://127.0.0.1:7370). Ctrl-C stops it.
+From another terminal:
+  curl -XPOST localhost:7370/v1/announcements -d '{"payment": {"amount": "25.30"}, "priority": "high"}'
+  curl localhost:7370/v1/status
+TRY
+exec "$herald" serve
