@@ -110,8 +110,20 @@ public actor AnnouncementDaemon {
     }
 
     /// Waits until the announcement `id` has an outcome; nil when it is unknown.
+    /// Answers nil at once when the daemon is stopping (the announcement stays queued).
     public func waitUntilFinished(id: String) async throws -> AnnouncementRecord? {
-        if let record = try await context.database.announcement(id: id), record.outcome != nil { return record }
+        // Registered in the same turn as the check, with no await between: a row logged
+        // meanwhile cannot slip past the waiter.
+        if machine.isPending(id: id) { return await waitFor(id) }
+        let record = try await context.database.announcement(id: id)
+        if machine.isPending(id: id) { return await waitFor(id) }
+        if record?.outcome != nil || record == nil { return record }
+        // Logged after our read began: read it again rather than wait for a notice already sent.
+        return try await context.database.announcement(id: id)
+    }
+
+    private func waitFor(_ id: String) async -> AnnouncementRecord? {
+        guard !machine.stopping else { return nil }
         return await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
     }
 
@@ -147,6 +159,9 @@ public actor AnnouncementDaemon {
         retry?.cancel()
         if machine.shutDown() { playing?.cancel() }
         wake.finish()
+        // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
+        for (_, list) in waiters { for waiter in list { waiter.resume(returning: nil) } }
+        waiters = [:]
     }
 
     public func snapshot() async -> Snapshot {
@@ -195,7 +210,9 @@ public actor AnnouncementDaemon {
     /// The id of the last announcement that played, for replay-last.
     public var lastPlayed: String? { lastPlayedID }
 
-    private func stopCurrent(_ reason: QueueMachine<Queued>.StopReason) {
+    /// Stops entry `id` if it is still the one playing (a late watcher must not stop the next).
+    private func stopCurrent(_ reason: QueueMachine<Queued>.StopReason, id: String) {
+        guard machine.current?.entry.id == id else { return }
         if machine.stopCurrent(reason) { playing?.cancel() }
     }
 
@@ -252,7 +269,18 @@ public actor AnnouncementDaemon {
             announcer.markFailed(&record, error)
             return (.failed, record)
         }
+        if machine.current?.stop != nil {
+            // Stopped (SIGTERM, a critical one) before it began: nothing to open or undo.
+            record.outcome = .interrupted
+            record.finishedAt = Date()
+            return (.finished(interrupted: true), record)
+        }
         if let open = session, open.sound !== sound { await closeSession() }
+        if let open = session, context.configuration.safeguard.sinkName == nil,
+           let target = try? await context.targetSinkName(on: sound), target != open.sinkName {
+            // The default sink changed between two announcements: the next opens on the new one.
+            await closeSession()
+        }
         if session == nil {
             do {
                 switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
@@ -293,12 +321,18 @@ public actor AnnouncementDaemon {
         playing = ({ task.cancel() }, Date())
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
-        let targetWatch = watchTarget(of: session)
+        let targetWatch = watchTarget(of: session, entryID: entry.id)
         let (played, playback) = await task.value
         targetWatch?.cancel()
         playing = nil
         record = played
         if case .failure(let error as SoundSystemError) = playback, error.meansWait || error.isSinkGone {
+            // A stream killed while its sink is still there was stopped by someone (pavucontrol):
+            // said again, it would only be killed again.
+            if error.isSinkGone, (try? await sound.sink(named: session.sinkName)) != nil {
+                announcer.markFailed(&record, SoundSystemError.operationFailed("Herald's stream was stopped from outside"))
+                return (.failed, record)
+            }
             logger.warning("announcement \(entry.id) lost: \(error)")
             return (.lost(reason: "\(error)", sinkGone: error.isSinkGone), record)
         }
@@ -313,15 +347,16 @@ public actor AnnouncementDaemon {
 
     /// With no configured sink, stops the current announcement when the server's default sink
     /// becomes another one, so it is said where the listener now listens.
-    private func watchTarget(of session: SafeguardSession) -> Task<Void, Never>? {
+    private func watchTarget(of session: SafeguardSession, entryID: String) -> Task<Void, Never>? {
         guard context.configuration.safeguard.sinkName == nil else { return nil }
         let sound = session.sound
         let sinkName = session.sinkName
         return Task { [weak self] in
             guard let events = try? await sound.events() else { return }
             for await event in events where event == .serverChanged {
-                guard let now = try? await sound.serverInfo().defaultSinkName, now != sinkName else { continue }
-                await self?.stopCurrent(.retarget)
+                guard let now = try? await sound.serverInfo().defaultSinkName, now != sinkName,
+                      !Task.isCancelled else { continue }
+                await self?.stopCurrent(.retarget, id: entryID)
                 return
             }
         }
@@ -330,8 +365,17 @@ public actor AnnouncementDaemon {
     private func closeSession() async {
         guard let open = session else { return }
         session = nil
-        if let failures = await open.close()?.failures, !failures.isEmpty {
+        guard let failures = await open.close()?.failures, !failures.isEmpty else { return }
+        guard open.sound.isConnected else {
             logger.error("restore incomplete (\(failures)); the journal is applied when the server is back")
+            return
+        }
+        // The server is still there (a request timed out): try the journal once more now rather
+        // than leave the sink raised until the next announcement.
+        do {
+            _ = try await JournalRestorer(context: context).restore(using: open.sound)
+        } catch {
+            logger.error("restore incomplete (\(failures)), and again (\(error)); the journal stays for the next start or reconnect")
         }
     }
 

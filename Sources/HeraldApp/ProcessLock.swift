@@ -26,7 +26,10 @@ public final class ProcessLock: Sendable {
                 close(descriptor)
                 throw HeraldFailure.busy("another Herald process (pid \(holder)) holds the safeguard (\(path)); wait for it or stop it")
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            do { try await Task.sleep(for: .milliseconds(50)) } catch {
+                close(descriptor)
+                throw error
+            }
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

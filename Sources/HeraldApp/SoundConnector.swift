@@ -28,7 +28,7 @@ public actor SoundConnector {
     private let changed: @Sendable () -> Void
     private var backoff = Backoff()
 
-    public init(logger: Logger, connectTimeout: Duration = .seconds(2),
+    public init(logger: Logger, connectTimeout: Duration = .seconds(5),
                 onConnect: @escaping @Sendable (PulseConnection) async -> Void,
                 changed: @escaping @Sendable () -> Void) {
         self.logger = logger
@@ -82,11 +82,13 @@ public actor SoundConnector {
         do {
             let fresh = try await PulseConnection(timeout: connectTimeout, logger: logger)
             let info = try await fresh.serverInfo()
-            connection = fresh
             backoff.reset()
-            state = .connected(server: "\(info.name) \(info.version)")
             logger.notice("connected to the sound server \(info.name) \(info.version)")
+            lastError = .noServer("connected; applying the restore journal first")
+            // The journal first: nobody plays on this connection before it is applied.
             await onConnect(fresh)
+            connection = fresh
+            state = .connected(server: "\(info.name) \(info.version)")
             changed()
         } catch {
             let delay = backoff.peek

@@ -45,6 +45,9 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         Dictionary(uniqueKeysWithValues: Priority.allCases.map { ($0, lanes[$0]?.count ?? 0) })
     }
 
+    /// True when an entry with `id` waits in the queue.
+    public func contains(id: String) -> Bool { lanes.values.contains { $0.contains { $0.id == id } } }
+
     /// Adds `entry` at the end of its lane, unless the queue is full (never for critical or high).
     public mutating func enqueue(_ entry: Entry) -> Admission {
         if count >= limit && (entry.priority == .normal || entry.priority == .low) {

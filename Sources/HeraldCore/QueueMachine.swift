@@ -63,8 +63,11 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     public private(set) var current: (entry: Entry, stop: StopReason?)?
     public private(set) var paused = false
     public private(set) var stopping = false
-    /// Why entries are not playing now (no server, no sink); nil when nothing waits for that.
+    /// Why entries are not playing now (no server, no sink); nil once one plays again. Kept
+    /// while a retry is under way, so an entry that expires says what it waited for.
     public private(set) var waitingFor: String?
+    /// True after a turn could not start, until the daemon says the sound may be back.
+    private var blocked = false
 
     public init(queue: AnnouncementQueue<Item>) { self.queue = queue }
 
@@ -96,8 +99,12 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     public mutating func pause() { paused = true }
     public mutating func resume() { paused = false }
 
-    /// A sound server or a sink may have come back: waiting entries get another try.
-    public mutating func soundChanged() { waitingFor = nil }
+    /// A sound server or a sink may have come back (or a retry is due): waiting entries get
+    /// another try.
+    public mutating func soundChanged() { blocked = false }
+
+    /// True when `id` is playing now or waits in the queue.
+    public func isPending(id: String) -> Bool { current?.entry.id == id || queue.contains(id: id) }
 
     /// New settings for the queue (a reload).
     public mutating func update(limit: Int, policies: PriorityPolicies) {
@@ -120,7 +127,7 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         let stale = queue.removeStale(now: now)
         if !stale.isEmpty { return .expire(stale) }
         if paused || queue.isEmpty { return .idle }
-        if waitingFor != nil { return .wait(until: queue.nextExpiry()) }
+        if blocked { return .wait(until: queue.nextExpiry()) }
         guard let entry = queue.next(now: now).next else { return .idle }
         current = (entry, nil)
         return .play(entry)
@@ -134,19 +141,25 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         case .cannotStart(let reason):
             queue.replayFirst(entry)
             waitingFor = reason
+            blocked = true
             return .replay(closeSession: true)
         case .lost(let reason, let sinkGone):
             queue.replayFirst(entry)
             // A sink gone: the default may be another one already, so try again at once.
-            if !sinkGone { waitingFor = reason }
+            if !sinkGone {
+                waitingFor = reason
+                blocked = true
+            }
             return .replay(closeSession: true)
         case .failed, .suppressed:
             return .log
         case .finished(let interrupted):
+            if !interrupted { waitingFor = nil }
             switch stop {
-            case .shutdown?:
+            // Heard to the end before the stop took effect: done, never said twice.
+            case .shutdown? where interrupted:
                 return .leaveQueued
-            case .retarget?:
+            case .retarget? where interrupted:
                 queue.replayFirst(entry)
                 return .replay(closeSession: true)
             case .critical? where interrupted && entry.priority == .high:

@@ -67,6 +67,9 @@ public enum RestorePolicy {
         let byIndex = Dictionary(streams.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         for duck in entry.ducks {
             guard let stream = byIndex[duck.streamIndex] else { continue }
+            // After a server restart the indexes start again: the same index may now be another
+            // application's stream, which is not Herald's to touch.
+            if case .afterCrash = knowledge, stream.applicationName != duck.applicationName { continue }
             let name = duck.applicationName ?? "#\(duck.streamIndex)"
             if duck.silenced {
                 if stream.muted {

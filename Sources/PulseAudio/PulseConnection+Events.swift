@@ -12,6 +12,11 @@ extension PulseConnection {
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
+        // A context that already died never announces its end again: end this stream now.
+        guard isConnected else {
+            continuation.finish()
+            return stream
+        }
         if try await needsSubscription() {
             let unretained = Unmanaged.passUnretained(self).toOpaque()
             withLock {
@@ -23,8 +28,14 @@ extension PulseConnection {
             }
             let mask = pa_subscription_mask_t(PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
                                               | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
-            try await performSuccess("subscribe to events") { context, userdata in
-                pa_context_subscribe(context, mask, successCallback, userdata)
+            do {
+                try await performSuccess("subscribe to events") { context, userdata in
+                    pa_context_subscribe(context, mask, successCallback, userdata)
+                }
+            } catch {
+                // Not subscribed: the next caller tries again.
+                withLock { subscribedToEvents = false }
+                throw error
             }
         }
         return stream

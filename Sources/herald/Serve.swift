@@ -47,11 +47,12 @@ extension Herald {
                                   configuration: .init(address: .hostname(settings.host, port: settings.port),
                                                        serverName: "herald"),
                                   logger: logger)
-            // Services stop in reverse order: the API first, then the queue fades out and restores.
+            // Services stop in reverse order: the queue first (it fades out, restores, and answers
+            // every request waiting for an outcome), so the API's graceful stop never waits on it.
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges)),
+                services: [.init(service: app),
                            .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
-                           .init(service: app)],
+                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(settings.baseURL)")
             try await group.run()

@@ -51,10 +51,17 @@ import Testing
         #expect(playNext(&machine) == "p1")
         _ = machine.end(.cannotStart(reason: "no PulseAudio server reachable"))
         #expect(playNext(&machine, at: 60) == "wait")
+        // A retry is due: the server is still away, and the reason stays for the log.
+        machine.soundChanged()
+        #expect(playNext(&machine, at: 61) == "p1")
+        _ = machine.end(.cannotStart(reason: "no PulseAudio server reachable"))
+        machine.soundChanged()
         // high waits 5 minutes, normal 30.
         #expect(playNext(&machine, at: 301) == "expire [\"p1\"]")
         #expect(machine.waitingFor == "no PulseAudio server reachable", "the reason stays for the log")
-        #expect(playNext(&machine, at: 302) == "wait")
+        #expect(playNext(&machine, at: 302) == "r1", "the retry goes on with the next")
+        _ = machine.end(.cannotStart(reason: "no PulseAudio server reachable"))
+        #expect(playNext(&machine, at: 303) == "wait")
         #expect(playNext(&machine, at: 1801) == "expire [\"r1\"]")
         #expect(playNext(&machine, at: 1802) == "idle")
     }
@@ -68,6 +75,18 @@ import Testing
         #expect(result4 == .leaveQueued, "not logged: said at the next start")
         #expect(playNext(&machine) == "stop", "nothing more starts")
         #expect(machine.queue.count == 3)
+    }
+
+    @Test func aStopThatCameAfterTheLastWordDoesNotSayItTwice() {
+        var machine = machine(entry("pay", .high), entry("next", .high))
+        #expect(playNext(&machine) == "pay")
+        _ = machine.stopCurrent(.retarget)
+        let retargeted = machine.end(.finished(interrupted: false))
+        #expect(retargeted == .log, "heard to the end before the default sink changed")
+        #expect(playNext(&machine) == "next")
+        _ = machine.shutDown()
+        let shut = machine.end(.finished(interrupted: false))
+        #expect(shut == .log, "heard to the end before SIGTERM: logged played, not said again at the next start")
     }
 
     @Test func criticalInterruptsAPaymentWhichIsSaidAgainAfter() {

@@ -195,9 +195,10 @@ import Testing
 
     @Test func aPendingJournalIsRestoredAfterACrashEvenMidRamp() async throws {
         // The process died while the radio was half-way down its ramp, with the sink raised.
+        var tv = musicStream(index: 8, volumes: percent(95, 95))
+        tv.applicationName = "tv"
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(70, 70)),
-                                        streams: [musicStream(index: 7, volumes: percent(50, 50)),
-                                                  musicStream(index: 8, volumes: percent(95, 95))])
+                                        streams: [musicStream(index: 7, volumes: percent(50, 50)), tv])
         let entry = JournalEntry(
             sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: true,
             setVolumes: percent(70, 70), unmuted: true,
@@ -214,6 +215,20 @@ import Testing
                 "mid-ramp radio restored; the tv the user turned up is kept")
         #expect(restoration.actions.keptUserChanges.count == 1)
         #expect(await journal.entry == nil)
+    }
+
+    @Test func afterAServerRestartAnotherAppsStreamWithAnOldIndexIsLeftAlone() async throws {
+        // The journal ducked the radio as #7; after the restart #7 is a game the user set to 50%.
+        var game = musicStream(index: 7, volumes: percent(50, 50))
+        game.applicationName = "game"
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)), streams: [game])
+        let entry = JournalEntry(
+            sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false, setVolumes: nil, unmuted: false,
+            ducks: [DuckPlan(streamIndex: 7, original: percent(80, 80), held: percent(80, 80), ducked: percent(24, 24),
+                             silenced: false, applicationName: "radio")],
+            processID: 1)
+        _ = try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending()
+        #expect(await sound.streamList.first?.volumes == percent(50, 50), "not raised to the radio's 80%")
     }
 
     @Test func nothingToChangeMeansNothingJournaled() async throws {

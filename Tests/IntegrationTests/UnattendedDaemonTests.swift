@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// `herald serve` left alone: no config file, crashes, a sound server that is missing, killed or
@@ -147,6 +150,41 @@ extension OnTheTestSink {
         try SoundServer.waitFor("the four said after the restart", timeout: 60) {
             try ids.allSatisfy { try Self.row(daemon, $0)["outcome"] as? String == "played" }
         }
+    }
+
+    @Test func aReloadAppliesToTheAPIsTokensWithoutARestart() throws {
+        let port = Self.port()
+        let kept = "kept-token-0123456789abcdef", removed = "removed-token-0123456789abcdef"
+        let tokens = { (list: [String]) in "api:\n  listen: 127.0.0.1:\(port)\n  tokens:\n" + list.map { "    \($0): admin\n" }.joined() }
+        let harness = try HeraldHarness(extraConfig: tokens([kept, removed]))
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        func status(_ token: String) throws -> Int {
+            var request = URLRequest(url: URL(string: daemon.base + "/v1/status")!)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var code = 0
+            URLSession.shared.dataTask(with: request) { _, response, _ in
+                code = (response as? HTTPURLResponse)?.statusCode ?? 0
+                done.signal()
+            }.resume()
+            done.wait()
+            return code
+        }
+        #expect(try status(removed) == 200)
+        let text = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        try text.replacingOccurrences(of: "    \(removed): admin\n", with: "")
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        try SoundServer.waitFor("the removed token refused", timeout: 5) { try status(removed) == 401 }
+        #expect(try status(kept) == 200)
+        // A config that does not check out keeps the one running.
+        try (text + "\nsafeguard:\n  min_volume: loud\n").write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        usleep(500_000)
+        #expect(daemon.process.isRunning)
+        #expect(try status(kept) == 200)
+        #expect(try status(removed) == 401, "still the last good config")
     }
 
     @Test func onARaisedSinkTheRadioIsNeverHeardLouderThanBefore() throws {
