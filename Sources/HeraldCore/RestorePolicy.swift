@@ -39,6 +39,8 @@ public enum RestorePolicy {
         /// Recovering a journal after a crash: a ducked stream may have been mid-ramp, so any
         /// volume between the ducked and the original level, channel by channel, counts as Herald's.
         case afterCrash
+
+        var isAfterCrash: Bool { if case .afterCrash = self { true } else { false } }
     }
 
     /// Decides what to restore given the journal `entry` and what the server shows now.
@@ -50,7 +52,7 @@ public enum RestorePolicy {
         var actions = RestoreActions()
         if let sink {
             if let set = entry.setVolumes {
-                if sink.volumes == set {
+                if sink.volumes == set || (knowledge.isAfterCrash && roundedAlike(sink.volumes, set)) {
                     actions.sinkVolumes = entry.originalVolumes
                 } else {
                     actions.keptUserChanges.append("sink volume \(sink.volumes) (Herald set \(set))")
@@ -89,6 +91,13 @@ public enum RestorePolicy {
             }
         }
         return actions
+    }
+
+    /// Within 1% per channel: a crash between the raise and journaling what the device reported
+    /// back leaves the requested value in the journal, and devices round what they are given.
+    static func roundedAlike(_ a: ChannelVolumes, _ b: ChannelVolumes) -> Bool {
+        a.channels.count == b.channels.count
+            && zip(a.channels, b.channels).allSatisfy { abs(Int($0.raw) - Int($1.raw)) <= Int(Volume.norm.raw) / 100 }
     }
 
     static func isHeralds(_ current: ChannelVolumes, duck: DuckPlan, knowledge: Knowledge) -> Bool {

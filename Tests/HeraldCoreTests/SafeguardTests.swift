@@ -217,6 +217,15 @@ import Testing
         #expect(await journal.entry == nil)
     }
 
+    @Test func aCrashBeforeTheRoundedRaiseWasJournaledStillRestores() async throws {
+        // Herald asked for 70%, the device made it 69.6%, and the process died before journaling that.
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(69.6, 69.6)))
+        let entry = JournalEntry(sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false,
+                                 setVolumes: percent(70, 70), unmuted: false, ducks: [], processID: 1)
+        _ = try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending()
+        #expect(await sound.sink.volumes == percent(20, 20))
+    }
+
     @Test func afterAServerRestartAnotherAppsStreamWithAnOldIndexIsLeftAlone() async throws {
         // The journal ducked the radio as #7; after the restart #7 is a game the user set to 50%.
         var game = musicStream(index: 7, volumes: percent(50, 50))
