@@ -40,11 +40,16 @@ actor InMemorySoundSystem: SoundSystem {
     }
 
     func setStreamMute(index: UInt32, to muted: Bool) async throws {
+        try changeStream(index, "mute \(muted)") { $0.muted = muted }
+    }
+
+    /// Changes stream `index` as a client would, or fails as the server does when it is gone.
+    private func changeStream(_ index: UInt32, _ note: String, _ change: (inout StreamState) -> Void) throws {
         guard let position = streamList.firstIndex(where: { $0.index == index }) else {
             throw SoundSystemError.operationFailed("no stream #\(index)")
         }
-        streamList[position].muted = muted
-        changes.append("stream \(index) mute \(muted)")
+        change(&streamList[position])
+        changes.append("stream \(index) \(note)")
         noteHeard()
     }
 
@@ -81,12 +86,7 @@ actor InMemorySoundSystem: SoundSystem {
     func setSinkVolumeStep(_ step: UInt32) { sinkVolumeStep = step }
 
     func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws {
-        guard let position = streamList.firstIndex(where: { $0.index == index }) else {
-            throw SoundSystemError.operationFailed("no stream #\(index)")
-        }
-        streamList[position].volumes = volumes
-        changes.append("stream \(index) \(volumes)")
-        noteHeard()
+        try changeStream(index, "\(volumes)") { $0.volumes = volumes }
     }
 
     func events() async throws -> AsyncStream<SoundEvent> {

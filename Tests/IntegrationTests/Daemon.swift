@@ -10,8 +10,13 @@ final class Daemon {
 
     /// Starts `herald serve` with `harness`'s config, or with none at all (the built-in defaults,
     /// port 7370) when `harness` is nil; `environment` adds to the test's own.
-    init(_ harness: HeraldHarness?, port: Int = 7370, environment: [String: String] = [:]) throws {
+    /// The harness whose folder the daemon uses, kept alive as long as the daemon.
+    private let harness: HeraldHarness?
+
+    init(_ harness: HeraldHarness?, port: Int = 7370, environment: [String: String] = [:],
+         keeping kept: HeraldHarness? = nil) throws {
         base = "http://127.0.0.1:\(port)"
+        self.harness = kept
         var extra = environment
         if let harness { extra["HERALD_CONFIG"] = harness.configPath }
         process = try SoundServer.start(HeraldHarness.binary, ["serve"], environment: extra)

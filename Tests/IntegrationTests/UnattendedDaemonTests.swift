@@ -17,6 +17,21 @@ extension OnTheTestSink {
 
     static func port() -> Int { Int.random(in: 20_000...40_000) }
 
+    /// `herald serve` on `pulse` (no sink configured: the server's default), with a long high
+    /// announcement under way; returns the daemon and the announcement's id.
+    static func speakingDaemon(on pulse: PrivatePulse) throws -> (Daemon, String) {
+        let harness = try HeraldHarness(sink: nil)
+        let port = Self.port()
+        try harness.appendConfig("api:\n  listen: 127.0.0.1:\(port)\n")
+        let daemon = try Daemon(harness, port: port, environment: ["PULSE_SERVER": pulse.address], keeping: harness)
+        let (_, row) = try daemon.post("/v1/announcements", #"{"text": "\#(Self.longText)", "priority": "high"}"#)
+        let id = try #require(row["id"] as? String)
+        try SoundServer.waitFor("Herald speaking") {
+            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" }
+        }
+        return (daemon, id)
+    }
+
     /// Rows of the log, read through the daemon's API.
     static func row(_ daemon: Daemon, _ id: String) throws -> [String: Any] {
         try daemon.get("/v1/announcements/\(id)")
@@ -100,16 +115,8 @@ extension OnTheTestSink {
     @Test func aSoundServerKilledMidAnnouncementIsReconnectedAndTheAnnouncementSaidAgain() throws {
         let pulse = try PrivatePulse()
         try pulse.pactl(["set-sink-volume", "herald_private", "20%"])
-        let harness = try HeraldHarness(sink: nil)
-        let port = Self.port()
-        try harness.appendConfig("api:\n  listen: 127.0.0.1:\(port)\n")
-        let daemon = try Daemon(harness, port: port, environment: ["PULSE_SERVER": pulse.address])
+        let (daemon, id) = try Self.speakingDaemon(on: pulse)
         defer { daemon.stop() }
-        let (_, row) = try daemon.post("/v1/announcements", #"{"text": "\#(Self.longText)", "priority": "high"}"#)
-        let id = try #require(row["id"] as? String)
-        try SoundServer.waitFor("Herald speaking") {
-            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" }
-        }
         pulse.kill()
         usleep(300_000)
         #expect(try Self.row(daemon, id)["outcome"] == nil, "not logged played: it was cut off")
@@ -266,16 +273,8 @@ extension OnTheTestSink {
         let pulse = try PrivatePulse(sinks: ["speaker_a", "speaker_b"])
         try pulse.pactl(["set-default-sink", "speaker_a"])
         try pulse.pactl(["set-sink-mute", "speaker_b", "1"])
-        let harness = try HeraldHarness(sink: nil)
-        let port = Self.port()
-        try harness.appendConfig("api:\n  listen: 127.0.0.1:\(port)\n")
-        let daemon = try Daemon(harness, port: port, environment: ["PULSE_SERVER": pulse.address])
+        let (daemon, id) = try Self.speakingDaemon(on: pulse)
         defer { daemon.stop() }
-        let (_, row) = try daemon.post("/v1/announcements", #"{"text": "\#(Self.longText)", "priority": "high"}"#)
-        let id = try #require(row["id"] as? String)
-        try SoundServer.waitFor("Herald speaking") {
-            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" }
-        }
         try pulse.pactl(["set-default-sink", "speaker_b"])
         try SoundServer.waitFor("the announcement said on speaker_b", timeout: 30) {
             try Self.row(daemon, id)["outcome"] as? String == "played"
@@ -289,16 +288,8 @@ extension OnTheTestSink {
     @Test func aSinkUnloadedMidAnnouncementIsSaidAgainOnTheOneLeft() throws {
         let pulse = try PrivatePulse(sinks: ["speaker_a", "speaker_b"])
         try pulse.pactl(["set-default-sink", "speaker_a"])
-        let harness = try HeraldHarness(sink: nil)
-        let port = Self.port()
-        try harness.appendConfig("api:\n  listen: 127.0.0.1:\(port)\n")
-        let daemon = try Daemon(harness, port: port, environment: ["PULSE_SERVER": pulse.address])
+        let (daemon, id) = try Self.speakingDaemon(on: pulse)
         defer { daemon.stop() }
-        let (_, row) = try daemon.post("/v1/announcements", #"{"text": "\#(Self.longText)", "priority": "high"}"#)
-        let id = try #require(row["id"] as? String)
-        try SoundServer.waitFor("Herald speaking") {
-            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" }
-        }
         let modules = try pulse.pactl(["list", "short", "modules"])
         let module = try #require(modules.split(separator: "\n").first { $0.contains("sink_name=speaker_a") }?
             .split(separator: "\t").first)
