@@ -205,12 +205,16 @@ extension OnTheTestSink {
         usleep(300_000)
         let musicBefore = monitor.position
         let play = try harness.startPlay(clip)
-        // Read the sink and the radio as often as pactl answers while Herald plays.
+        // Read the sink and the radio as often as pactl answers while Herald plays. The two are read
+        // by separate pactl calls, so a sample counts only when the radio read the same before and
+        // after the sink: then both values held at the moment the sink was read.
         var products: [Double] = []
         while play.isRunning {
-            if let sink = try? SoundServer.readSink(), let radio = try? HeraldHarness.musicVolumes(musicIndex)?.first {
-                products.append(sink.muted ? 0 : Double(sink.volumes[0]) / 65536 * Double(radio) / 65536)
-            }
+            guard let radioBefore = try? HeraldHarness.musicVolumes(musicIndex)?.first,
+                  let sink = try? SoundServer.readSink(),
+                  let radioAfter = try? HeraldHarness.musicVolumes(musicIndex)?.first,
+                  radioBefore == radioAfter else { continue }
+            products.append(sink.muted ? 0 : Double(sink.volumes[0]) / 65536 * Double(radioAfter) / 65536)
         }
         let end = monitor.position
         usleep(200_000)
