@@ -78,14 +78,14 @@ public actor AnnouncementDaemon {
     /// Validates, deduplicates, logs and queues `request`.
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
         if let requestID = request.requestID,
-           let original = try await context.database.announcement(source: request.source, requestID: requestID) {
+           let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
             return .duplicate(original)
         }
         let record = Announcer.record(for: request)
-        guard try await context.database.insertIfNew(record) else {
+        guard try await context.store.insertIfNew(record) else {
             // The same id raced in from another connection a moment ago.
             if let requestID = request.requestID,
-               let original = try await context.database.announcement(source: request.source, requestID: requestID) {
+               let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
                 return .duplicate(original)
             }
             throw HeraldFailure.io("could not log the announcement")
@@ -98,7 +98,7 @@ public actor AnnouncementDaemon {
             failed.outcome = .failed
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = Date()
-            try await context.database.record(failed)
+            try await context.store.record(failed)
             return .refused(failed, limit: limit)
         }
         if interrupt, let current = machine.current {
@@ -115,11 +115,11 @@ public actor AnnouncementDaemon {
         // Registered in the same turn as the check, with no await between: a row logged
         // meanwhile cannot slip past the waiter.
         if machine.isPending(id: id) { return await waitFor(id) }
-        let record = try await context.database.announcement(id: id)
+        let record = try await context.store.announcement(id: id)
         if machine.isPending(id: id) { return await waitFor(id) }
         if record?.outcome != nil || record == nil { return record }
         // Logged after our read began: read it again rather than wait for a notice already sent.
-        return try await context.database.announcement(id: id)
+        return try await context.store.announcement(id: id)
     }
 
     private func waitFor(_ id: String) async -> AnnouncementRecord? {
@@ -131,7 +131,7 @@ public actor AnnouncementDaemon {
     /// the sink and returns, leaving the rest queued for the next start.
     public func run() async {
         do {
-            try await context.database.expireRequestIDs(olderThan: context.configuration.queue.requestIDRetentionDays,
+            try await context.store.expireRequestIDs(olderThan: context.configuration.queue.requestIDRetentionDays,
                                                         now: Date())
         } catch {
             logger.warning("could not expire old request ids: \(error)")
@@ -401,7 +401,7 @@ public actor AnnouncementDaemon {
     }
 
     private func log(_ record: AnnouncementRecord) async {
-        do { try await context.database.record(record) } catch {
+        do { try await context.store.record(record) } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
         notify(record)
@@ -419,7 +419,7 @@ public actor AnnouncementDaemon {
 
     /// Announcements accepted before a stop, not yet played: queued again, in order.
     private func requeueUnfinished() async {
-        guard let rows = try? await context.database.unfinished() else { return }
+        guard let rows = try? await context.store.unfinished() else { return }
         for row in rows {
             guard let request = AnnouncementRequest(record: row) else { continue }
             _ = machine.submit(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
@@ -447,7 +447,7 @@ public actor AnnouncementDaemon {
         request.chime = first.chime
         let summaryRecord = Announcer.record(for: request)
         do {
-            _ = try await context.database.insertIfNew(summaryRecord)
+            _ = try await context.store.insertIfNew(summaryRecord)
         } catch {
             logger.error("could not log the payment summary, playing the payments one by one: \(error)")
             for entry in taken.reversed() { machine.putFirst(entry) }

@@ -20,8 +20,10 @@ public struct AnnouncementRequest: Sendable {
     /// A chime name from Sounds/chimes, a path, `none`, or nil for the priority's chime.
     public var chime: String?
     public var requestID: String?
+    /// Who sent it within its source: request ids are unique per source and client.
+    public var client: String
 
-    public init(body: Body, priority: Priority = .normal, source: AnnouncementSource = .cli,
+    public init(body: Body, priority: Priority = .normal, source: AnnouncementSource = .cli, client: String = "",
                 language: String? = nil, voice: String? = nil, chime: String? = nil, requestID: String? = nil) {
         self.body = body
         self.priority = priority
@@ -30,6 +32,7 @@ public struct AnnouncementRequest: Sendable {
         self.voice = voice
         self.chime = chime
         self.requestID = requestID
+        self.client = client
     }
 
     var bodyKind: String {
@@ -62,7 +65,7 @@ public struct AnnouncementRequest: Sendable {
             body = .payment(amount: parts.first ?? "", currency: parts.count > 1 ? parts[1] : nil)
         default: return nil
         }
-        self.init(body: body, priority: record.priority, source: record.source, language: record.language,
+        self.init(body: body, priority: record.priority, source: record.source, client: record.client, language: record.language,
                   voice: record.voice, requestID: record.requestID)
     }
 }

@@ -54,7 +54,7 @@ public struct Announcer: Sendable {
                     let failures = await session.close()?.failures ?? []
                     try await finish(&record, playback: playback, rendered: rendered)
                     if !failures.isEmpty { record.error = HeraldFailure.restoreIncomplete(failures).description }
-                    try await context.database.record(record)
+                    try await context.store.record(record)
                     return (record, failures)
                 }.value
             }
@@ -63,7 +63,7 @@ public struct Announcer: Sendable {
             record.outcome = .interrupted
             record.finishedAt = Date()
             let logged = record
-            try? await Task { try await context.database.record(logged) }.value
+            try? await Task { try await context.store.record(logged) }.value
             return record
         } catch {
             await logFailure(&record, error)
@@ -75,7 +75,7 @@ public struct Announcer: Sendable {
 
     /// A new log row for `request`, not yet played.
     public static func record(for request: AnnouncementRequest) -> AnnouncementRecord {
-        AnnouncementRecord(requestID: request.requestID, source: request.source, priority: request.priority,
+        AnnouncementRecord(requestID: request.requestID, client: request.client, source: request.source, priority: request.priority,
                            bodyKind: request.bodyKind, body: request.bodyText,
                            language: request.language, voice: request.voice, queuedAt: Date())
     }
@@ -156,14 +156,14 @@ public struct Announcer: Sendable {
 
     func logSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) async throws {
         Self.markSuppressed(&record, sink: sink)
-        try await context.database.record(record)
+        try await context.store.record(record)
     }
 
     func logFailure(_ record: inout AnnouncementRecord, _ error: any Error) async {
         markFailed(&record, error)
         let logged = record
         // In a task of its own: the caller may be cancelled (Ctrl-C), and GRDB honours cancellation.
-        do { try await Task { [context] in try await context.database.record(logged) }.value } catch {
+        do { try await Task { [context] in try await context.store.record(logged) }.value } catch {
             context.logger.error("could not log the failed announcement: \(error)")
         }
     }

@@ -9,31 +9,46 @@ import Speech
 /// What every command works with: the validated config, the database and a logger.
 public struct HeraldContext: Sendable {
     public let configuration: HeraldConfiguration
+    /// The SQLite file (in memory when a tolerant context could not open it): the clip cache index.
     public let database: AppDatabase
+    /// The announcement log and restore journal, safe against a failing disk (`AnnouncementStore`).
+    public let store: AnnouncementStore
     public let logger: Logger
+    /// True for the daemon: an unusable database degrades it instead of stopping it.
+    let tolerant: Bool
 
-    public init(configuration: HeraldConfiguration, logger: Logger) throws {
+    /// - Parameter tolerant: when the database cannot be opened, log in memory (and say so in
+    ///   `/v1/status`) instead of throwing: the log is never a reason not to speak.
+    public init(configuration: HeraldConfiguration, logger: Logger, tolerant: Bool = false) throws {
         self.configuration = configuration
         self.logger = logger
-        do {
-            database = try AppDatabase(path: configuration.databasePath)
-        } catch {
+        self.tolerant = tolerant
+        let opened = Result { try AppDatabase(path: configuration.databasePath) }
+        if case .failure(let error) = opened, !tolerant {
             throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
         }
+        database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
+        let journalFallback = SafeguardLockPath.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
+            + ".journal.json"
+        store = AnnouncementStore(path: configuration.databasePath, opened: opened, journalFallback: journalFallback,
+                                  logger: logger)
     }
 
     /// This context with a reloaded config; the open database is kept when its path is the same.
     public func reloaded(with configuration: HeraldConfiguration) throws -> HeraldContext {
         guard configuration.databasePath == self.configuration.databasePath else {
-            return try HeraldContext(configuration: configuration, logger: logger)
+            return try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
         }
-        return HeraldContext(configuration: configuration, logger: logger, database: database)
+        return HeraldContext(configuration: configuration, logger: logger, database: database, store: store, tolerant: tolerant)
     }
 
-    private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase) {
+    private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,
+                 tolerant: Bool) {
         self.configuration = configuration
         self.logger = logger
         self.database = database
+        self.store = store
+        self.tolerant = tolerant
     }
 
     /// Where the safeguard lock lives: one per user and sound server, whatever the config or
@@ -65,7 +80,7 @@ public struct HeraldContext: Sendable {
 
     /// The safeguard over `sound`, with this process's settings.
     public func safeguard(on sound: any SoundSystem) -> Safeguard {
-        Safeguard(sound: sound, journal: database, settings: configuration.safeguard,
+        Safeguard(sound: sound, journal: store, settings: configuration.safeguard,
                   clock: ContinuousClock(), logger: logger, processID: getpid())
     }
 

@@ -45,17 +45,24 @@ public struct RemoteAudio: Sendable {
         defer { _ = client.shutdown() }
         let file = NSTemporaryDirectory() + "herald-url-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: file) }
+        let settings = self.settings
         do {
-            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString),
-                                                    timeout: .milliseconds(Int64(settings.timeoutMilliseconds)))
-            guard response.status.code == 200 else { throw RemoteAudioError.status(Int(response.status.code)) }
-            if let length = response.headers.first(name: "content-length").flatMap(Int64.init), length > settings.maxBytes {
-                throw RemoteAudioError.tooLarge(settings.maxBytes)
-            }
-            var data = Data()
-            for try await chunk in response.body {
-                data.append(contentsOf: chunk.readableBytesView)
-                if Int64(data.count) > settings.maxBytes { throw RemoteAudioError.tooLarge(settings.maxBytes) }
+            // One deadline for connect, headers and body: AsyncHTTPClient's own timeout ends at the
+            // response head, and a server dripping its body would hold the request for minutes.
+            let data = try await withDeadline(.milliseconds(settings.timeoutMilliseconds),
+                                              timeoutError: { RemoteAudioError.timedOut(settings.timeoutMilliseconds) }) {
+                let response = try await client.execute(HTTPClientRequest(url: url.absoluteString),
+                                                        timeout: .milliseconds(Int64(settings.timeoutMilliseconds)))
+                guard response.status.code == 200 else { throw RemoteAudioError.status(Int(response.status.code)) }
+                if let length = response.headers.first(name: "content-length").flatMap(Int64.init), length > settings.maxBytes {
+                    throw RemoteAudioError.tooLarge(settings.maxBytes)
+                }
+                var data = Data()
+                for try await chunk in response.body {
+                    data.append(contentsOf: chunk.readableBytesView)
+                    if Int64(data.count) > settings.maxBytes { throw RemoteAudioError.tooLarge(settings.maxBytes) }
+                }
+                return data
             }
             try data.write(to: URL(fileURLWithPath: file))
         } catch let error as RemoteAudioError {

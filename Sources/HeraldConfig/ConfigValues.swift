@@ -180,6 +180,9 @@ struct ConfigValues {
         api.maxBodyBytes = integer("api.max_body_bytes", range: 1024...10_000_000) ?? api.maxBodyBytes
         api.maxTextCharacters = integer("api.max_text_chars", range: 1...100_000) ?? api.maxTextCharacters
         api.ratePerMinute = integer("api.rate_per_minute", range: 1...1_000_000) ?? api.ratePerMinute
+        api.idleTimeout = duration("api.idle_timeout", range: .seconds(1) ... .seconds(3600)) ?? api.idleTimeout
+        api.bodyTimeout = duration("api.body_timeout", range: .seconds(1) ... .seconds(600)) ?? api.bodyTimeout
+        api.maxConnections = integer("api.max_connections", range: 4...100_000) ?? api.maxConnections
         if !api.isLoopback && api.tokens.isEmpty {
             report("api.listen", "\(api.host) is reachable from the network, and api.tokens is empty; add tokens or listen on 127.0.0.1")
         }

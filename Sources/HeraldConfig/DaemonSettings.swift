@@ -29,6 +29,13 @@ public struct APISettings: Sendable, Equatable {
     public var maxTextCharacters = 1000
     /// Requests a minute per token (with tokens configured).
     public var ratePerMinute = 600
+    /// A connection with no complete request for this long is closed; this also bounds how long
+    /// a client may take to send its headers (a slow-header client is cut off).
+    public var idleTimeout: Duration = .seconds(30)
+    /// The whole body must arrive within this, however slowly it drips.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Connections beyond this wait in the kernel's backlog until one closes.
+    public var maxConnections = 512
 
     public init() {}
 

@@ -25,6 +25,8 @@ public enum Outcome: String, Sendable, Codable, CaseIterable {
 public struct AnnouncementRecord: Sendable, Codable, Equatable {
     public var id: String
     public var requestID: String?
+    /// Who sent it within its source (`loopback`, `token:…`); request ids are unique per source and client.
+    public var client: String
     public var source: AnnouncementSource
     public var priority: Priority
     /// What kind of body: `text`, `payment`, `clip`, `file`, `audio_url`.
@@ -50,7 +52,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
     /// `request_id` one way and back into `requestId` the other.
     enum CodingKeys: String, CodingKey {
-        case id, source, priority, body, language, voice, sink, outcome, error
+        case id, client, source, priority, body, language, voice, sink, outcome, error
         case requestID = "request_id", bodyKind = "body_kind", clipSource = "clip_source"
         case mutedBefore = "muted_before", volumeBefore = "volume_before", volumePlayed = "volume_played"
         case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
@@ -58,11 +60,12 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         case durationMilliseconds = "duration_milliseconds"
     }
 
-    public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil,
+    public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",
                 source: AnnouncementSource, priority: Priority, bodyKind: String, body: String,
                 language: String? = nil, voice: String? = nil, queuedAt: Date) {
         self.id = id
         self.requestID = requestID
+        self.client = client
         self.source = source
         self.priority = priority
         self.bodyKind = bodyKind

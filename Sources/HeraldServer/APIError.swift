@@ -8,6 +8,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// The request field at fault, dotted; nil when the request as a whole is.
     public var field: String?
     public var message: String
+    /// Extra headers, such as `Allow` on a 405.
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, field: String? = nil, _ message: String) {
         self.status = status
@@ -26,7 +28,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         let data = try JSONEncoder.api.encode(Body(error: .init(field: field, message: message)))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -57,18 +59,22 @@ struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
     }
 }
 
-/// Reads a JSON body of at most `limit` bytes, turning decoding errors into 400s naming the field.
+/// Reads a JSON body of at most `limit` bytes: strict JSON first (`StrictJSON`), then the
+/// type, with every error a 400 naming the field in words a client developer knows.
+/// (`BodyDeadlineHandler` bounds how long the body may take.)
 func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
     let buffer: ByteBuffer
     do {
         buffer = try await request.body.collect(upTo: limit)
     } catch {
-        throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes")
+        throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes (api.max_body_bytes)")
     }
+    let bytes = Array(buffer.readableBytesView)
+    do { try StrictJSON.check(bytes) } catch { throw APIError.badRequest(error.field, error.message) }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     do {
-        return try decoder.decode(T.self, from: Data(buffer: buffer))
+        return try decoder.decode(T.self, from: Data(bytes))
     } catch let error as DecodingError {
         throw APIError.badRequest(error.fieldPath, error.humanMessage)
     }
@@ -86,14 +92,29 @@ extension DecodingError {
         return names.isEmpty ? nil : names.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
     }
 
+    /// The problem without Swift's type names: `must be a string`, not `Dictionary<String, Any>`.
     var humanMessage: String {
         switch self {
         case .keyNotFound: "is required"
-        case .typeMismatch(let type, _): "has the wrong type; expected \(type == String.self ? "a string" : "\(type)")"
-        case .valueNotFound: "must not be null"
+        case .typeMismatch(let type, let context) where type == AmountText.self:
+            context.codingPath.isEmpty ? "the body must be a JSON object ({...})" : "must be an amount: a string like \"25.30\" or a number"
+        case .typeMismatch(let type, let context):
+            context.codingPath.isEmpty ? "the body must be a JSON object ({...})" : "must be \(Self.words(for: type))"
+        case .valueNotFound(let type, _): "must not be null; send \(Self.words(for: type)) or leave the field out"
         case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "the body is not valid JSON" : "is not valid: \(context.debugDescription)"
+            context.codingPath.isEmpty ? "the body is not a JSON object" : "is not valid here; check its type and value"
         @unknown default: "is not valid"
+        }
+    }
+
+    static func words(for type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Double.Type, is Decimal.Type, is Int64.Type: "a number"
+        case is [String: String].Type: "an object of string values ({\"name\": \"value\"})"
+        default:
+            "\(type)".hasPrefix("Array") ? "a list ([...])" : "a JSON object ({...})"
         }
     }
 

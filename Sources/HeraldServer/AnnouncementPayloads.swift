@@ -31,8 +31,10 @@ struct AmountText: Decodable {
         let container = try decoder.singleValueContainer()
         if let string = try? container.decode(String.self) {
             text = string
+        } else if let number = try? container.decode(Decimal.self) {
+            text = "\(number)"
         } else {
-            text = "\(try container.decode(Decimal.self))"
+            throw DecodingError.typeMismatch(AmountText.self, .init(codingPath: decoder.codingPath, debugDescription: "not an amount"))
         }
     }
 }
@@ -125,7 +127,7 @@ struct PayloadValidator {
         let prefix = push.message == nil ? "" : "message.data."
         let language = try await checkedLanguage(fields.lang, forPayment: false, field: prefix + "lang")
         let voice = try await checkedVoice(fields.voice, field: prefix + "voice")
-        return AnnouncementRequest(body: .text(try checkedText(text, field: "text")), priority: try priority(fields.priority),
+        return AnnouncementRequest(body: .text(try checkedText(text, field: prefix + "text")), priority: try priority(fields.priority),
                                    source: .push, language: language, voice: voice,
                                    requestID: try requestID(fields.requestID))
     }
@@ -156,6 +158,10 @@ struct PayloadValidator {
     private func checkedText(_ text: String, field: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw APIError.badRequest(field, "is empty") }
+        // Zero-width spaces, marks or punctuation alone would play silence and log `played`.
+        guard trimmed.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
+            throw APIError.badRequest(field, "has nothing to speak (only spaces, punctuation or invisible characters); send words or digits")
+        }
         guard trimmed.count <= maxTextCharacters else {
             throw APIError.badRequest(field, "is \(trimmed.count) characters; at most \(maxTextCharacters)")
         }
@@ -173,6 +179,9 @@ struct PayloadValidator {
     private func requestID(_ id: String?) throws -> String? {
         guard let id else { return nil }
         guard !id.isEmpty, id.count <= 200 else { throw APIError.badRequest("request_id", "must be 1 to 200 characters") }
+        guard id.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && ![.control, .format].contains($0.properties.generalCategory) }) else {
+            throw APIError.badRequest("request_id", "must not contain spaces, control or invisible characters; use letters, digits and punctuation such as till-7/0001")
+        }
         return id
     }
 

@@ -4,7 +4,9 @@ import HeraldConfig
 import HeraldCore
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 
 /// The HTTP API of `herald serve` (DESIGN.md "Interfaces"), on Hummingbird.
 public struct HeraldAPI: Sendable {
@@ -27,34 +29,45 @@ public struct HeraldAPI: Sendable {
                                 speech: configuration.speech, soundsDirectory: configuration.soundsDirectory)
     }
 
-    /// The router with every route.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// The router with every route; every failure is answered as JSON (`JSONErrorMiddleware`).
+    public func router() -> Router<HeraldRequestContext> {
+        let router = Router(context: HeraldRequestContext.self)
         let live = self.live
+        let routes = RouteTable()
+        router.add(middleware: JSONErrorMiddleware(routes: routes, logger: context.logger))
         router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api },
                                                   limiter: RateLimiter(perMinute: live.value.configuration.api.ratePerMinute)))
         var limit: Int { live.value.configuration.api.maxBodyBytes }
-        router.get("/v1/health") { _, _ in JSONResponse(value: ["status": "ok"]) }
-        router.post("/v1/announcements") { request, _ in
+        func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
+                                           _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
+            routes.add(method, path)
+            router.on(RouterPath(path), method: method, use: handler)
+        }
+        on(.get, "/v1/health") { _, _ in JSONResponse(value: ["status": await health()]) }
+        on(.post, "/v1/announcements") { request, context in
             let payload = try await decodeBody(NativeAnnouncement.self, from: request, limit: limit)
-            return try await submit(try await validator.request(from: payload, source: .api), wait: request.uri.queryParameters["wait"] == "true")
+            var announcement = try await validator.request(from: payload, source: .api)
+            announcement.client = context.client
+            return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
-        router.post("/v1/push") { request, _ in
+        on(.post, "/v1/push") { request, context in
             let payload = try await decodeBody(PushPayload.self, from: request, limit: limit)
-            return try await submit(try await validator.request(from: payload), wait: request.uri.queryParameters["wait"] == "true")
+            var announcement = try await validator.request(from: payload)
+            announcement.client = context.client
+            return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
-        router.post("/v1/test") { request, _ in
-            try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api),
+        on(.post, "/v1/test") { request, context in
+            try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api, client: context.client),
                              wait: request.uri.queryParameters["wait"] == "true")
         }
-        router.get("/v1/announcements/{id}") { _, context in
+        on(.get, "/v1/announcements/{id}") { _, context in
             let id = try context.parameters.require("id")
-            guard let record = try await self.context.database.announcement(id: id) else {
+            guard let record = try await self.context.store.announcement(id: id) else {
                 throw APIError(.notFound, field: "id", "no announcement \(id)")
             }
             return JSONResponse(value: record)
         }
-        router.get("/v1/announcements") { request, _ in
+        on(.get, "/v1/announcements") { request, _ in
             let query = request.uri.queryParameters
             let limit = try query["limit"].map { value -> Int in
                 guard let limit = Int(value), (1...1000).contains(limit) else { throw APIError.badRequest("limit", "must be 1 to 1000") }
@@ -72,29 +85,43 @@ public struct HeraldAPI: Sendable {
                 }
                 return date
             }
-            return JSONResponse(value: try await self.context.database.announcements(since: since, outcome: outcome, limit: limit))
+            return JSONResponse(value: try await self.context.store.announcements(since: since, outcome: outcome, limit: limit))
         }
-        router.post("/v1/announcements/{id}/replay") { request, context in
+        on(.post, "/v1/announcements/{id}/replay") { request, context in
             let id = try context.parameters.require("id")
-            return try await replay(id, wait: request.uri.queryParameters["wait"] == "true")
+            return try await replay(id, client: context.client, wait: request.uri.queryParameters["wait"] == "true")
         }
-        router.post("/v1/replay-last") { request, _ in
+        on(.post, "/v1/replay-last") { request, context in
             guard let id = await daemon.lastPlayed else { throw APIError(.notFound, "nothing has played yet") }
-            return try await replay(id, wait: request.uri.queryParameters["wait"] == "true")
+            return try await replay(id, client: context.client, wait: request.uri.queryParameters["wait"] == "true")
         }
-        router.post("/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
-        router.post("/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
-        router.post("/v1/current/resume") { _, _ in JSONResponse(value: ["resumed": await daemon.resumeCurrent()]) }
-        router.post("/v1/queue/pause") { _, _ in
+        on(.post, "/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
+        on(.post, "/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
+        on(.post, "/v1/current/resume") { _, _ in JSONResponse(value: ["resumed": await daemon.resumeCurrent()]) }
+        on(.post, "/v1/queue/pause") { _, _ in
             await daemon.pause()
             return JSONResponse(value: ["paused": true])
         }
-        router.post("/v1/queue/resume") { _, _ in
+        on(.post, "/v1/queue/resume") { _, _ in
             await daemon.resume()
             return JSONResponse(value: ["paused": false])
         }
-        router.get("/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
         return router
+    }
+
+    /// The HTTP server on `api.listen`, with the connection limits of `api` (read at start: they
+    /// need a restart to change): idle and slow-header clients cut off after `idle_timeout`, a
+    /// body not in within `body_timeout` answered 408, at most `max_connections` at once.
+    public func application(logger: Logger) -> some ApplicationProtocol {
+        let settings = context.configuration.api
+        let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout.inSeconds * 1e9))
+        let body = TimeAmount.nanoseconds(Int64(settings.bodyTimeout.inSeconds * 1e9))
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [BodyDeadlineHandler(limit: body)], idleTimeout: idle)
+        return Application(router: router(), server: .http1(configuration: http),
+                           configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "herald",
+                                                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                           logger: logger)
     }
 
     /// Queues a request and answers 202 (or 200 with the outcome when `wait`).
@@ -116,28 +143,55 @@ public struct HeraldAPI: Sendable {
         }
     }
 
-    func replay(_ id: String, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
-        guard let record = try await context.database.announcement(id: id),
+    func replay(_ id: String, client: String, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
+        guard let record = try await context.store.announcement(id: id),
               var request = AnnouncementRequest(record: record) else {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")
         }
         request.requestID = nil
         request.source = .api
+        request.client = client
         return try await submit(request, wait: wait)
     }
 
     struct Status: Encodable, Sendable {
         var version: String
+        /// `ok`, or `degraded: <reason>` when the log cannot be written (speech goes on).
+        var health: String
+        var config: ConfigInForce
         var sound: StatusReport
         var daemon: AnnouncementDaemon.Snapshot
-        var cacheHitRate: Double
-        var cacheEntries: Int
+        var cacheHitRate: Double?
+        var cacheEntries: Int?
+    }
+
+    /// The settings in force, so an admin sees a reload take.
+    struct ConfigInForce: Encodable, Sendable {
+        var file: String?
+        var loadedAt: Date
+        var sink: String
+        var minVolume: String
+        var targetVolume: String
+        var maxVolume: String
+        var duckLevel: String
+        var mute: String
+    }
+
+    func health() async -> String {
+        await context.store.degraded.map { "degraded: \($0)" } ?? "ok"
     }
 
     func status() async throws -> Status {
-        let totals = try await context.clipCache.totals()
-        return Status(version: version, sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
+        let totals = try? await context.clipCache.totals()
+        let configuration = context.configuration, safeguard = configuration.safeguard
+        let config = ConfigInForce(file: configuration.file, loadedAt: live.loadedAt,
+                                   sink: safeguard.sinkName ?? "the default sink",
+                                   minVolume: "\(safeguard.minVolume.percent)%", targetVolume: "\(safeguard.targetVolume.percent)%",
+                                   maxVolume: "\(safeguard.maxVolume.percent)%", duckLevel: "\(Int((safeguard.duckLevel * 100).rounded()))%",
+                                   mute: safeguard.mutePolicy.rawValue)
+        return Status(version: version, health: await health(), config: config,
+                      sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),
-                      cacheHitRate: totals.hitRate, cacheEntries: totals.entries)
+                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries)
     }
 }

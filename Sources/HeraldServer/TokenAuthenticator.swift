@@ -1,10 +1,13 @@
+import Crypto
+import Foundation
 import HeraldConfig
 import HTTPTypes
 import Hummingbird
 
 /// Checks `Authorization: Bearer TOKEN` against the configured tokens and their roles.
 /// With no tokens configured every client is served: the server then listens on loopback only.
-struct TokenAuthenticator<Context: RequestContext>: RouterMiddleware {
+struct TokenAuthenticator: RouterMiddleware {
+    typealias Context = HeraldRequestContext
     /// The API settings in force now (a reload changes the tokens without a restart).
     let api: @Sendable () -> APISettings
     let limiter: RateLimiter
@@ -28,7 +31,15 @@ struct TokenAuthenticator<Context: RequestContext>: RouterMiddleware {
         if role != .admin && Self.needsAdmin(request) {
             throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin")
         }
-        return try await next(request, context)
+        var identified = context
+        identified.client = Self.client(token: token)
+        return try await next(request, identified)
+    }
+
+    /// A stable name for a token that does not reveal it: request ids are scoped by it, so one
+    /// till cannot claim (and so silence) another till's ids.
+    static func client(token: String) -> String {
+        "token:" + SHA256.hash(data: Data(token.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Everything but creating and reading announcements (and push) is for admins.

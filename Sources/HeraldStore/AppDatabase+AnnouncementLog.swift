@@ -23,15 +23,16 @@ extension AppDatabase: AnnouncementLog {
         try await writer.read { db in try AnnouncementRecord.fetchOne(db, key: id) }
     }
 
-    /// The announcement a source already sent with `requestID`, within the retention window.
-    public func announcement(source: AnnouncementSource, requestID: String) async throws -> AnnouncementRecord? {
+    /// The announcement a client of a source already sent with `requestID`, within the retention window.
+    public func announcement(source: AnnouncementSource, client: String, requestID: String) async throws -> AnnouncementRecord? {
         try await writer.read { db in
-            try AnnouncementRecord.filter(Column("source") == source.rawValue && Column("request_id") == requestID)
+            try AnnouncementRecord.filter(Column("source") == source.rawValue && Column("client") == client
+                                          && Column("request_id") == requestID)
                 .fetchOne(db)
         }
     }
 
-    /// Inserts a new row; false when its (source, request_id) is already there.
+    /// Inserts a new row; false when its (source, client, request_id) is already there.
     public func insertIfNew(_ record: AnnouncementRecord) async throws -> Bool {
         try await writer.write { db in
             do {
@@ -66,6 +67,11 @@ extension AppDatabase: AnnouncementLog {
             try db.execute(sql: "UPDATE announcement SET request_id = NULL WHERE request_id IS NOT NULL AND queued_at < ?",
                            arguments: [now.addingTimeInterval(-Double(days) * 86_400)])
         }
+    }
+
+    /// Deletes every row (the in-memory log, once written to the file).
+    func deleteAll() async throws {
+        _ = try await writer.write { db in try AnnouncementRecord.deleteAll(db) }
     }
 
     /// Number of logged announcements with `outcome` (all of them when nil).

@@ -5,6 +5,16 @@ import Glibc
 import GRDB
 import HeraldCore
 
+/// The database file cannot be used where it is: which file, and why, in an admin's words.
+public struct DatabaseLocationError: Error, CustomStringConvertible {
+    public var path: String
+    public var problem: String
+
+    public var description: String {
+        "the database \(path) cannot be used: \(problem); point database.path at a writable disk, or fix the folder's permissions"
+    }
+}
+
 /// Herald's SQLite file: the announcement log and the restore journal.
 ///
 /// Migrates in its initializer. Writes are synced (`synchronous = FULL`, rollback journal), so a
@@ -15,8 +25,17 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating it and its folder if needed) and migrates the database at `path`.
     public init(path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseLocationError(path: path, problem: "its folder \(folder) cannot be made (\(Self.reason(writing: folder)))")
+        }
+        // Checked before SQLite opens it: on a read-only disk SQLite falls back to reading, and the
+        // failure would surface later as a misleading one about the migration lock.
+        for target in [folder, path] where access(target, F_OK) == 0 && access(target, W_OK) != 0 {
+            throw DatabaseLocationError(path: path, problem: "\(target) cannot be written (\(String(cString: strerror(errno))))")
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -27,6 +46,13 @@ public struct AppDatabase: Sendable {
         // does not guard against another process, so an exclusive lock file serializes migrations.
         self.writer = queue
         try Self.withExclusiveLock(path: path + ".migrate-lock") { try Self.migrator.migrate(queue) }
+    }
+
+    /// Why `folder` (or the nearest folder above it that exists) cannot be written.
+    private static func reason(writing folder: String) -> String {
+        var existing = folder
+        while access(existing, F_OK) != 0, existing != "/" { existing = (existing as NSString).deletingLastPathComponent }
+        return access(existing, W_OK) == 0 ? "\(existing) is writable; check the path" : "\(existing): \(String(cString: strerror(errno)))"
     }
 
     private static func withExclusiveLock(path: String, _ body: () throws -> Void) throws {
@@ -99,6 +125,13 @@ public struct AppDatabase: Sendable {
         migrator.registerMigration("v3: exactly-once request ids") { db in
             // A request id is unique per source; repeats answer with the original.
             try db.create(index: "announcement_request", on: "announcement", columns: ["source", "request_id"],
+                          unique: true, condition: Column("request_id") != nil)
+        }
+        migrator.registerMigration("v4: request ids scoped per client") { db in
+            // One till's token must not claim (and so silence) another till's ids.
+            try db.alter(table: "announcement") { t in t.add(column: "client", .text).notNull().defaults(to: "") }
+            try db.drop(index: "announcement_request")
+            try db.create(index: "announcement_request", on: "announcement", columns: ["source", "client", "request_id"],
                           unique: true, condition: Column("request_id") != nil)
         }
         return migrator

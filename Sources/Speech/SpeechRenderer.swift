@@ -47,8 +47,15 @@ public struct SpeechRenderer: Sendable {
     /// Speech for `text`: from the cache when it was said before, else synthesized as it plays.
     public func render(text: String, language: String?, voice: String?) async throws -> RenderedAudio {
         let request = request(text: text, language: language, voice: voice)
-        if let cache, let clip = try await cache.clip(engine: synthesizer.engineName, request: request) {
-            return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text, whenPlayed: nil)
+        if let cache {
+            do {
+                if let clip = try await cache.clip(engine: synthesizer.engineName, request: request) {
+                    return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text, whenPlayed: nil)
+                }
+            } catch {
+                // A failing disk must not keep the sentence from being said: synthesize it instead.
+                logger.warning("the clip cache cannot be read; synthesizing", metadata: ["error": "\(error)"])
+            }
         }
         let (format, chunks): (AudioFormat, AsyncThrowingStream<[Float], any Error>)
         do {

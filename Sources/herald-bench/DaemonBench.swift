@@ -101,7 +101,7 @@ struct DaemonBench {
         var burstRows: [AnnouncementRecord] = []
         for _ in 0..<600 {
             // Straight from the SQLite file the daemon writes: every row, not a page of them.
-            burstRows = try await bench.context.database.announcements(since: nil, outcome: nil, limit: 100_000)
+            burstRows = try await bench.context.store.announcements(since: nil, outcome: nil, limit: 100_000)
                 .filter { $0.requestID?.hasPrefix("burst-") == true }
             if burstRows.count == total && burstRows.allSatisfy({ $0.outcome != nil }) { break }
             try await Task.sleep(for: .milliseconds(500))

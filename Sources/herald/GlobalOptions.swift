@@ -27,12 +27,13 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Loads the config and opens the database, or exits with a one-line error per problem.
-    func makeContext(logger: Logger? = nil) async throws -> HeraldContext {
+    /// - Parameter tolerant: the daemon's mode: an unusable database degrades instead of failing.
+    func makeContext(logger: Logger? = nil, tolerant: Bool = false) async throws -> HeraldContext {
         let environment = ProcessInfo.processInfo.environment
         do {
             let configuration = try await HeraldConfiguration.load(
                 file: configPath, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
-            return try HeraldContext(configuration: configuration, logger: logger ?? makeLogger())
+            return try HeraldContext(configuration: configuration, logger: logger ?? makeLogger(), tolerant: tolerant)
         } catch {
             throw fail(error)
         }

@@ -22,7 +22,7 @@ extension Herald {
         func run() async throws {
             let context = try await options.makeContext()
             let rows: [AnnouncementRecord]
-            do { rows = try await context.database.recent(limit: limit) } catch { throw fail(error) }
+            do { rows = try await context.store.recent(limit: limit) } catch { throw fail(error) }
             if json {
                 print(try jsonString(rows))
                 return

@@ -25,7 +25,7 @@ extension Herald {
             var configured = options.makeLogger()
             if !options.verbose && ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"] == nil { configured.logLevel = .info }
             let logger = configured
-            let live = LiveContext(try await options.makeContext(logger: logger))
+            let live = LiveContext(try await options.makeContext(logger: logger, tolerant: true))
             let (soundChanges, soundChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             let connector = SoundConnector(logger: logger, onConnect: { sound in
                 // Before anything plays on a new connection: a crash or a lost server may have
@@ -42,36 +42,37 @@ extension Herald {
             await connector.connectOnce()
             let daemon = AnnouncementDaemon(context: live.value, connector: connector)
             let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version)
-            let settings = live.value.configuration.api
-            let app = Application(router: api.router(),
-                                  configuration: .init(address: .hostname(settings.host, port: settings.port),
-                                                       serverName: "herald"),
-                                  logger: logger)
+            let app = api.application(logger: logger)
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
             // every request waiting for an outcome), so the API's graceful stop never waits on it.
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: app),
                            .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
-                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges))],
+                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            logger.info("herald serving on \(settings.baseURL)")
+            logger.info("herald serving on \(live.value.configuration.api.baseURL)")
             try await group.run()
         }
     }
 }
 
-/// The queue worker and its sound connection as one Service: graceful shutdown fades the current
-/// announcement, restores, and leaves the rest queued.
+/// The queue worker, its sound connection and the log's retries as one Service: graceful shutdown
+/// fades the current announcement, restores, and leaves the rest queued.
 struct DaemonService: Service {
     let daemon: AnnouncementDaemon
     let connector: SoundConnector
     let soundChanges: AsyncStream<Void>
+    let live: LiveContext
 
     func run() async throws {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await connector.run() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
+                group.addTask {
+                    // A log that could not be written is written as soon as the disk lets it.
+                    while (try? await Task.sleep(for: .seconds(2))) != nil { await live.value.store.flush() }
+                }
                 await daemon.run()
                 group.cancelAll()
             }

@@ -23,7 +23,8 @@ enum TestSoundServer {
 struct APITests {
     /// A daemon over a fresh database in `folder`.
     static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100, ratePerMinute: Int = 600,
-                        audioURL: AudioURLSettings = AudioURLSettings(), maxBodyBytes: Int = 4096) async throws -> HeraldAPI {
+                        audioURL: AudioURLSettings = AudioURLSettings(), maxBodyBytes: Int = 4096,
+                        adjust: (inout APISettings) -> Void = { _ in }) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         configuration.api.tokens = tokens
@@ -31,6 +32,7 @@ struct APITests {
         configuration.api.maxBodyBytes = maxBodyBytes
         configuration.queue.queueLimit = queueLimit
         configuration.audioURL = audioURL
+        adjust(&configuration.api)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
         let connector = SoundConnector(logger: logger, onConnect: { _ in }, changed: {})

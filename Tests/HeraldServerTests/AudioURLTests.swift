@@ -25,6 +25,16 @@ struct AudioURLTests {
             try await Task.sleep(for: .seconds(3))
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: wav)))
         }
+        router.get("/drip.wav") { _, _ -> Response in
+            // 100 bytes every half second: each read is quick, the whole would take 20 s.
+            Response(status: .ok, body: ResponseBody { writer in
+                for _ in 0..<40 {
+                    try await writer.write(ByteBuffer(repeating: 0, count: 100))
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                try await writer.finish(nil)
+            })
+        }
         router.get("/big.wav") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: 200_000))) }
         router.get("/missing.wav") { _, _ -> Response in Response(status: .notFound) }
         let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -59,6 +69,10 @@ struct AudioURLTests {
                 let (slowStatus, slowError, _) = try await post("/slow.wav")
                 #expect(slowStatus == 422 && slowError?["message"]?.contains("within 1000 ms") == true, "\(slowError ?? [:])")
                 #expect(ContinuousClock.now - started < .seconds(2.5), "the time limit held")
+                let dripStarted = ContinuousClock.now
+                let (dripStatus, dripError, _) = try await post("/drip.wav")
+                #expect(dripStatus == 422 && dripError?["message"]?.contains("within 1000 ms") == true, "\(dripError ?? [:])")
+                #expect(ContinuousClock.now - dripStarted < .seconds(2.5), "one deadline for the whole fetch")
                 let (bigStatus, bigError, _) = try await post("/big.wav")
                 #expect(bigStatus == 422 && bigError?["message"]?.contains("larger than 100000 bytes") == true)
                 let (missingStatus, missingError, _) = try await post("/missing.wav")

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import HeraldCore
+import Logging
+
+/// The announcement log and the restore journal as the daemon uses them, safety first: the log is
+/// never a reason not to speak.
+///
+/// Rows go to the SQLite file while it can be written. When it cannot (its folder removed, the disk
+/// full, a read-only or corrupt file), they go to an in-memory database of the same schema, the
+/// journal to a file in the runtime directory (or to memory, with a loud warning), and `degraded`
+/// says why. `flush()` writes what waits once the file is usable again. Reads see both.
+public actor AnnouncementStore: RestoreJournal {
+    /// The SQLite file; nil while it cannot be opened.
+    var file: AppDatabase?
+    let path: String
+    /// Rows written while the file could not be: same schema, so every query works on both.
+    let memory: AppDatabase
+    let journalFile: String
+    /// The journal when neither the file nor `journalFile` could be written.
+    var journalInMemory: JournalEntry?
+    /// The file still holds a journal row this process cleared everywhere else: ignore it, and
+    /// delete it when the file can be written.
+    var staleFileJournal = false
+    let logger: Logger
+    /// Why the log is not being written to its file, or nil when it is.
+    public internal(set) var degraded: String?
+
+    /// The log over `opened`, the file at `path` (or why it could not be opened: the store then
+    /// starts degraded, in memory, and `flush` keeps trying to open it).
+    /// - Parameter journalFallback: where the journal goes when the file cannot be written (the
+    ///   runtime directory: it survives a crash of the daemon).
+    public init(path: String, opened: Result<AppDatabase, any Error>, journalFallback: String, logger: Logger) {
+        self.path = path
+        self.journalFile = journalFallback
+        self.logger = logger
+        memory = Self.inMemoryDatabase()
+        switch opened {
+        case .success(let database): file = database
+        case .failure(let error):
+            degraded = "\(error)"
+            logger.error("announcements are logged in memory until the database can be written", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// An in-memory log, for tests and for a clip cache index when the file cannot be opened.
+    public static func inMemoryDatabase() -> AppDatabase {
+        try! AppDatabase(DatabaseQueue())  // An in-memory migration cannot fail but for a bug.
+    }
+
+    /// Runs a write on the file while it is healthy; on failure turns degraded and returns false.
+    func onFile(_ action: String, _ body: (AppDatabase) async throws -> Void) async -> Bool {
+        guard degraded == nil, let file else { return false }
+        do {
+            try await body(file)
+            return true
+        } catch {
+            degrade("could not \(action): \(error)")
+            return false
+        }
+    }
+
+    private func degrade(_ reason: String) {
+        if degraded == nil {
+            logger.error("the database cannot be written; announcements still play and are kept in memory",
+                         metadata: ["path": "\(path)", "reason": "\(reason)"])
+        }
+        degraded = reason
+    }
+
+    // MARK: The log
+
+    /// Inserts a new row; false when its (source, client, request id) was seen already.
+    public func insertIfNew(_ record: AnnouncementRecord) async throws -> Bool {
+        if let requestID = record.requestID,
+           try await announcement(source: record.source, client: record.client, requestID: requestID) != nil {
+            return false
+        }
+        var inserted = false
+        if await onFile("log an announcement", { inserted = try await $0.insertIfNew(record) }) { return inserted }
+        return try await memory.insertIfNew(record)
+    }
+
+    /// Inserts or replaces the row with `record.id`.
+    public func record(_ record: AnnouncementRecord) async throws {
+        if await onFile("log an announcement", { try await $0.record(record) }) { return }
+        try await memory.record(record)
+    }
+
+    public func announcement(id: String) async throws -> AnnouncementRecord? {
+        if let waiting = try await memory.announcement(id: id) { return waiting }
+        return try await file?.announcement(id: id)
+    }
+
+    public func announcement(source: AnnouncementSource, client: String, requestID: String) async throws -> AnnouncementRecord? {
+        if let waiting = try await memory.announcement(source: source, client: client, requestID: requestID) { return waiting }
+        return try await fileRead { try await $0.announcement(source: source, client: client, requestID: requestID) } ?? nil
+    }
+
+    /// Rows accepted but never finished, oldest first.
+    public func unfinished() async throws -> [AnnouncementRecord] {
+        merged(try await fileRead { try await $0.unfinished() } ?? [], try await memory.unfinished())
+            .sorted { $0.queuedAt < $1.queuedAt }
+    }
+
+    /// Rows newest first, optionally since a date and with one outcome.
+    public func announcements(since: Date?, outcome: Outcome?, limit: Int) async throws -> [AnnouncementRecord] {
+        let onFile = try await fileRead { try await $0.announcements(since: since, outcome: outcome, limit: limit) } ?? []
+        let waiting = try await memory.announcements(since: since, outcome: outcome, limit: limit)
+        return Array(merged(onFile, waiting).sorted { $0.queuedAt > $1.queuedAt }.prefix(limit))
+    }
+
+    public func recent(limit: Int) async throws -> [AnnouncementRecord] {
+        try await announcements(since: nil, outcome: nil, limit: limit)
+    }
+
+    /// Forgets request ids older than `days`, so they may be used again.
+    public func expireRequestIDs(olderThan days: Int, now: Date) async throws {
+        _ = await onFile("expire request ids") { try await $0.expireRequestIDs(olderThan: days, now: now) }
+        try await memory.expireRequestIDs(olderThan: days, now: now)
+    }
+
+    /// Reads the file when there is one; a failed read (the file gone) counts as nothing there.
+    func fileRead<T>(_ body: (AppDatabase) async throws -> T) async throws -> T? {
+        guard let file else { return nil }
+        do { return try await body(file) } catch {
+            guard degraded != nil else { throw error }
+            return nil
+        }
+    }
+
+    /// `older` with the rows of `newer` in place of those with the same id.
+    private func merged(_ older: [AnnouncementRecord], _ newer: [AnnouncementRecord]) -> [AnnouncementRecord] {
+        let newIDs = Set(newer.map(\.id))
+        return older.filter { !newIDs.contains($0.id) } + newer
+    }
+}
