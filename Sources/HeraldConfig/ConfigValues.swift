@@ -51,7 +51,7 @@ struct ConfigValues {
             report("safeguard.target_volume", "\(safeguard.targetVolume) is above max_volume \(safeguard.maxVolume); make target_volume <= max_volume")
         }
         result.safeguard = safeguard
-        if let path = string("database.path"), !path.isEmpty { result.databasePath = relativeToFile(path) }
+        result.databasePath = databasePath() ?? result.databasePath
         if let sounds = string("sounds"), !sounds.isEmpty { result.soundsDirectory = relativeToFile(sounds) }
         result.speech = speech(defaults: defaults.speech, soundsDirectory: result.soundsDirectory)
         readCache(into: &result.cache)
@@ -81,17 +81,21 @@ struct ConfigValues {
                 result.chimes[priority] = nil
                 continue
             }
+            let key = "chimes.\(priority.rawValue)"
             let path = HeraldConfiguration.chimePath(name, in: result.soundsDirectory)
             if FileManager.default.fileExists(atPath: path) {
                 result.chimes[priority] = path
+            } else if layout.lines[key] == nil && layout.lines["sounds"] != nil {
+                // The default chime is missing because `sounds` points elsewhere: that line is the one to fix.
+                report("sounds", "no chime file \(path) for \(priority.rawValue) announcements; point sounds at a folder holding chimes/, or set \(key): none")
             } else {
-                report("chimes.\(priority.rawValue)", "no chime file \(path); use a name from Sounds/chimes (alert, ding, bell) or a path")
+                report(key, "no chime file \(path); use a name from Sounds/chimes (alert, ding, bell) or a path")
             }
         }
         return result
     }
 
-    private func relativeToFile(_ path: String) -> String {
+    func relativeToFile(_ path: String) -> String {
         path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
     }
 

@@ -94,23 +94,24 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public static func load(file: String?, stateDirectory: String) async throws -> HeraldConfiguration {
         let defaults = HeraldConfiguration.defaults(stateDirectory: stateDirectory)
         guard let file else { return defaults }
-        func fail(_ message: String) -> ConfigError {
-            ConfigError([ConfigProblem(file: file, line: nil, key: "", message: message)])
-        }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw fail("no such config file; check the path, or copy Config/herald.yaml there")
-        }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw fail("cannot read the config file; check its permissions")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw fail("not UTF-8 text") }
+        let text = try ConfigFileText.read(file)
         let layout = YAMLLayout(text: text, file: file)
         guard layout.isParsable else { throw ConfigError(layout.problems) }
         let reader: ConfigReader
-        do {
-            reader = ConfigReader(provider: try await FileProvider<YAMLSnapshot>(filePath: FilePath(file)))
-        } catch {
-            throw fail("cannot read as YAML: \(error)")
+        if layout.isEmpty {
+            // swift-configuration's YAML snapshot refuses a document without a top-level mapping,
+            // while a file of comments is valid here: no values, every default.
+            reader = ConfigReader(provider: InMemoryProvider(values: [:]))
+        } else {
+            do {
+                reader = ConfigReader(provider: try await FileProvider<YAMLSnapshot>(filePath: FilePath(file)))
+            } catch {
+                // The snapshot refuses some shapes (a list inside a list) under keys Herald does
+                // not read; the layout has already named those keys with their lines.
+                guard layout.problems.isEmpty else { throw ConfigError(layout.problems) }
+                throw ConfigError([ConfigProblem(file: file, line: nil, key: "",
+                                                 message: "cannot read as YAML (\(error)); compare it with Config/herald.yaml")])
+            }
         }
         var values = ConfigValues(reader: reader, layout: layout, file: file)
         let configuration = values.configuration(defaults: defaults)

@@ -12,26 +12,42 @@ struct YAMLLayout {
     var mappings: [String: [(String, String)]] = [:]
     /// The items of lists (`cache.warm`).
     var listItems: [String: [String]] = [:]
-    /// False when the text is not YAML at all, so no value can be read.
+    /// False when no value can be read (not YAML, not a mapping, anchors): only `problems` count.
     var isParsable = true
+    /// True for a file without keys (empty, comments only, `---`): every default applies.
+    var isEmpty = false
 
     init(text: String, file: String) {
         let root: Node?
+        let anchors: [Anchored]
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            problems.append(Self.problem(for: error, file: file))
-            isParsable = false
-            return
+            let parser = try Parser(yaml: text, encoding: .utf8)
+            root = try parser.singleRoot()
+            // Nodes hold their anchors weakly; the parser keeps them alive until it goes.
+            anchors = withExtendedLifetime(parser) { root.map { Self.anchors(in: $0) } ?? [] }
         } catch {
-            problems.append(ConfigProblem(file: file, line: nil, key: "", message: "not valid YAML: \(error)"))
+            problems.append(Self.problem(for: error, text: text, file: file))
             isParsable = false
             return
         }
-        guard let root else { return }  // An empty file: every default applies.
+        if anchors.isEmpty {
+            layOut(root, file: file)
+        } else {
+            problems = anchors.map { ConfigProblem(file: file, line: $0.line, key: $0.key, message: Self.noAnchors($0.name)) }
+            isParsable = false
+        }
+    }
+
+    private mutating func layOut(_ root: Node?, file: String) {
+        // `---` alone, or `~`, is a document holding null: as empty as a file of comments.
+        guard let root, root.null == nil else {
+            isEmpty = true
+            return
+        }
         guard case .mapping(let mapping) = root else {
+            let found = root.scalar.map { "the single value '\($0.string)'" } ?? "a list"
             problems.append(ConfigProblem(file: file, line: root.mark?.line, key: "",
-                                          message: "the top level must be a mapping of keys (key: value)"))
+                                          message: "the file must hold key: value lines at the top level, as Config/herald.yaml does, not \(found)"))
             isParsable = false
             return
         }
@@ -40,73 +56,101 @@ struct YAMLLayout {
 
     private mutating func walk(_ mapping: Node.Mapping, prefix: String, file: String) {
         for (keyNode, value) in mapping {
-            let name = keyNode.string ?? "?"
-            let key = prefix.isEmpty ? name : "\(prefix).\(name)"
             let line = keyNode.mark?.line
+            func problem(_ key: String, _ message: String) {
+                problems.append(ConfigProblem(file: file, line: line, key: key, message: message))
+            }
+            guard case .scalar(let keyScalar) = keyNode else {
+                problem(prefix, "a key must be a plain name such as min_volume, not a list or section")
+                continue
+            }
+            let name = keyScalar.string
+            let key = prefix.isEmpty ? name : "\(prefix).\(name)"
+            // swift-configuration would read `safeguard.min_volume:` as the nested key and let it
+            // shadow the real one; refusing dots keeps one way to write each key.
+            guard !name.contains(".") else {
+                problem(key, Self.writeNested(name, value: value))
+                continue
+            }
+            guard name != "<<" else {
+                problem(key, "merge keys (<<) are not supported; write the keys out in full in this section")
+                continue
+            }
             lines[key] = line
             if ConfigSchema.sections.contains(key) {
                 if case .mapping(let nested) = value {
                     walk(nested, prefix: key, file: file)
-                } else if case .scalar(let scalar) = value, scalar.string.isEmpty || scalar.string == "null" {
-                    continue  // An empty section keeps its defaults.
-                } else {
-                    problems.append(ConfigProblem(file: file, line: line, key: key,
-                                                  message: "must be a section of keys, not a single value"))
-                }
+                } else if !Self.isBlank(value) {
+                    let shown = value.scalar.map { " '\($0.string)'" } ?? ""
+                    problem(key, "must be a section: write '\(name):' alone on its line and its keys indented below it, not the value\(shown) or a list")
+                }  // An empty section keeps its defaults.
             } else if let kind = ConfigSchema.keys[key] {
-                switch (kind, value) {
-                case (.scalar, .scalar), (.list, .sequence), (.openMapping, .mapping):
-                    if case .mapping(let entries) = value { record(entries, prefix: key, file: file) }
-                    if case .sequence(let items) = value { listItems[key] = items.map { $0.string ?? "" } }
-                case (.list, .scalar(let scalar)) where scalar.string.isEmpty || scalar.string == "null":
-                    listItems[key] = []
-                case (.openMapping, .scalar(let scalar)) where scalar.string.isEmpty || scalar.string == "null":
-                    continue
-                case (.scalar, _):
-                    problems.append(ConfigProblem(file: file, line: line, key: key,
-                                                  message: "must be a single value, not a list or section"))
-                case (.list, _):
-                    problems.append(ConfigProblem(file: file, line: line, key: key, message: "must be a list (- item)"))
-                case (.openMapping, _):
-                    problems.append(ConfigProblem(file: file, line: line, key: key,
-                                                  message: "must be a section of name: value pairs"))
-                }
+                readKnown(key, kind: kind, value: value, line: line, file: file)
+            } else if let replacement = ConfigSchema.replaced[key] {
+                problem(key, "no longer read; use \(replacement) instead")
             } else {
-                if let replacement = ConfigSchema.replaced[key] {
-                    problems.append(ConfigProblem(file: file, line: line, key: key,
-                                                  message: "no longer read; use \(replacement) instead"))
-                    continue
-                }
                 let hint = ConfigSchema.suggestion(for: key).map { "; did you mean '\($0)'?" }
                     ?? "; see Config/herald.yaml for the known keys"
-                problems.append(ConfigProblem(file: file, line: line, key: key, message: "unknown key\(hint)"))
+                problem(key, "unknown key\(hint)")
             }
         }
     }
 
-    /// Records the entries of an open mapping (name: value) with their lines.
+    private mutating func readKnown(_ key: String, kind: ConfigSchema.Kind, value: Node, line: Int?, file: String) {
+        func problem(_ message: String) {
+            problems.append(ConfigProblem(file: file, line: line, key: key, message: message))
+        }
+        switch (kind, value) {
+        case (.scalar, .scalar):
+            break
+        case (.list, .sequence(let items)):
+            // swift-configuration refuses a list inside a list anywhere in the file, without a line.
+            if let nested = items.first(where: { $0.scalar == nil }) {
+                problems.append(ConfigProblem(file: file, line: nested.mark?.line, key: key,
+                                              message: "each item must be a single value on its own '- ' line, not a list or section"))
+            } else {
+                listItems[key] = items.map { $0.string ?? "" }
+            }
+        case (.openMapping, .mapping(let entries)):
+            record(entries, prefix: key, file: file)
+        case (.list, _) where Self.isBlank(value):
+            listItems[key] = []
+        case (.openMapping, _) where Self.isBlank(value):
+            break
+        case (.scalar, _):
+            problem("must be a single value on the same line (key: value), not a list or section")
+        case (.list, _):
+            problem("must be a list: one '- item' per line, indented below the key")
+        case (.openMapping, _):
+            problem("must be a section of name: value lines, indented below the key")
+        }
+    }
+
+    /// Records the entries of an open mapping (name: value) with their lines. The names are the
+    /// user's (sink names such as alsa_output.pci-0000_00_1f.3.analog-stereo), so dots are kept.
     private mutating func record(_ mapping: Node.Mapping, prefix: String, file: String) {
         var entries: [(String, String)] = []
         for (keyNode, value) in mapping {
-            let name = keyNode.string ?? "?"
-            lines["\(prefix).\(name)"] = keyNode.mark?.line
-            guard case .scalar(let scalar) = value else {
-                problems.append(ConfigProblem(file: file, line: keyNode.mark?.line, key: "\(prefix).\(name)",
-                                              message: "must be a single value"))
+            let line = keyNode.mark?.line
+            guard case .scalar(let keyScalar) = keyNode else {
+                problems.append(ConfigProblem(file: file, line: line, key: prefix,
+                                              message: "a name must be plain text, not a list or section"))
                 continue
             }
-            entries.append((name, scalar.string))
+            let key = "\(prefix).\(keyScalar.string)"
+            lines[key] = line
+            guard case .scalar(let scalar) = value else {
+                problems.append(ConfigProblem(file: file, line: line, key: key,
+                                              message: "must be a single value on the same line (name: value)"))
+                continue
+            }
+            entries.append((keyScalar.string, scalar.string))
         }
         mappings[prefix] = entries
     }
 
-    private static func problem(for error: YamlError, file: String) -> ConfigProblem {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-             .composer(_, let problem, let mark, _):
-            ConfigProblem(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
-        default:
-            ConfigProblem(file: file, line: nil, key: "", message: "not valid YAML: \(error)")
-        }
+    /// `key:` with nothing after it, `~`, `null` or `""`: the key keeps its default.
+    private static func isBlank(_ node: Node) -> Bool {
+        node.null != nil || node.scalar.map { $0.string.isEmpty || $0.string == "null" } == true
     }
 }

@@ -43,6 +43,8 @@ import Testing
     }
 
     @Test func valuesAreRead() async throws {
+        // A folder any user may create: database.path is checked to be writable.
+        let database = NSTemporaryDirectory() + "herald-\(UUID().uuidString)/log.sqlite"
         let configuration = try await load("""
             sink: kitchen
             safeguard:
@@ -58,7 +60,7 @@ import Testing
                 alsa_output.pci-0000_00_1f.3.hdmi-stereo: 1200ms
               mute: respect
             database:
-              path: /var/lib/herald/log.sqlite
+              path: \(database)
             """)
         let safeguard = configuration.safeguard
         #expect(safeguard.sinkName == "kitchen")
@@ -71,7 +73,7 @@ import Testing
         #expect(safeguard.leadInByClass[.bluetooth] == 700, "the classes not named keep their defaults")
         #expect(safeguard.leadInBySink == ["alsa_output.pci-0000_00_1f.3.hdmi-stereo": 1200])
         #expect(safeguard.mutePolicy == .respect)
-        #expect(configuration.databasePath == "/var/lib/herald/log.sqlite")
+        #expect(configuration.databasePath == database)
     }
 
     @Test func everyProblemIsNamedWithItsLineAndKey() async {
