@@ -421,7 +421,7 @@ public actor AnnouncementDaemon {
     private func requeueUnfinished() async {
         guard let rows = try? await context.store.unfinished() else { return }
         for row in rows {
-            guard let request = AnnouncementRequest(record: row) else { continue }
+            guard let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
             _ = machine.submit(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
                                      item: Queued(request: request, record: row)))
         }
@@ -434,11 +434,11 @@ public actor AnnouncementDaemon {
             if case .payment = $0.request.body { return true } else { return false }
         }
         guard let first = taken.first?.item.request else { return }
-        let amounts: [(amount: String, currency: String?)] = taken.compactMap {
-            if case .payment(let amount, let currency) = $0.item.request.body { return (amount, currency) } else { return nil }
+        let amounts: [Amount] = taken.compactMap {
+            if case .payment(let amount) = $0.item.request.body { amount } else { nil }
         }
         let language = first.language ?? context.configuration.speech.language
-        guard let summary = PaymentSummary(amounts: amounts, language: language, settings: context.configuration.speech) else {
+        guard let summary = PaymentSummary(amounts: amounts, language: language) else {
             for entry in taken.reversed() { machine.putFirst(entry) }
             return
         }

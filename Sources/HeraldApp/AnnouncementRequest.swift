@@ -6,8 +6,8 @@ public struct AnnouncementRequest: Sendable {
         /// A sound file libsndfile decodes.
         case file(path: String)
         case text(String)
-        /// An amount as typed (`25.30`), with an ISO currency code or nil for the configured one.
-        case payment(amount: String, currency: String?)
+        /// An amount, parsed once where it came in (API, CLI, the log).
+        case payment(Amount)
         /// An http(s) URL on an allowed host, fetched, decoded and cached.
         case audioURL(String)
     }
@@ -48,21 +48,22 @@ public struct AnnouncementRequest: Sendable {
         switch body {
         case .file(let path): path
         case .text(let text): text
-        case .payment(let amount, let currency): currency.map { "\(amount) \($0)" } ?? amount
+        case .payment(let amount): amount.description
         case .audioURL(let url): url
         }
     }
 
-    /// The request a logged row came from, to queue it again after a restart.
-    public init?(record: AnnouncementRecord) {
+    /// The request a logged row came from, to queue it again after a restart; a payment logged
+    /// without its currency is in `currency`.
+    public init?(record: AnnouncementRecord, currency: Currency) {
         let body: Body
         switch record.bodyKind {
         case "file": body = .file(path: record.body)
         case "text": body = .text(record.body)
         case "audio_url": body = .audioURL(record.body)
         case "payment":
-            let parts = record.body.split(separator: " ").map(String.init)
-            body = .payment(amount: parts.first ?? "", currency: parts.count > 1 ? parts[1] : nil)
+            guard let amount = try? Amount.parse(logged: record.body, fallback: currency) else { return nil }
+            body = .payment(amount)
         default: return nil
         }
         self.init(body: body, priority: record.priority, source: record.source, client: record.client, language: record.language,

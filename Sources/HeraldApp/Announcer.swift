@@ -88,8 +88,8 @@ public struct Announcer: Sendable {
             return RenderedAudio(source: .clip(clip), clipSource: .file, spokenText: path, whenPlayed: nil)
         case .text(let text):
             return try await renderer.render(text: text, language: request.language, voice: request.voice)
-        case .payment(let amount, let currency):
-            return try await renderer.render(payment: amount, currency: currency, language: request.language)
+        case .payment(let amount):
+            return try await renderer.render(payment: amount, language: request.language)
         case .audioURL(let url):
             let clip = try await RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache).clip(for: url)
             return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url, whenPlayed: nil)

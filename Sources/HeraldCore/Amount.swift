@@ -38,17 +38,35 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
     public var majorUnits: Int64 { minorUnits / scale }
     public var fraction: Int64 { minorUnits % scale }
 
-    /// `25.30 USD`.
-    public var description: String {
-        guard currency.minorDigits > 0 else { return "\(majorUnits) \(currency.code)" }
+    /// `25.30 USD`: how the log stores it, and `parse(logged:fallback:)` reads it back.
+    public var description: String { "\(decimalText) \(currency.code)" }
+
+    /// `25.30`: the amount with its currency's decimals, as the API and the CLI take it.
+    public var decimalText: String {
+        guard currency.minorDigits > 0 else { return "\(majorUnits)" }
         let digits = String(fraction)
         let padded = String(repeating: "0", count: currency.minorDigits - digits.count) + digits
-        return "\(majorUnits).\(padded) \(currency.code)"
+        return "\(majorUnits).\(padded)"
+    }
+
+    /// Parses `text` in the currency with ISO code `code`, or in `fallback` when `code` is nil.
+    /// - Throws: `AmountError`, `.unknownCurrency` when Herald does not speak `code`.
+    public static func parse(_ text: String, currencyCode code: String?, fallback: Currency) throws(AmountError) -> Amount {
+        guard let code else { return try parse(text, currency: fallback) }
+        guard let currency = Currency.named(code) else { throw AmountError.unknownCurrency(code) }
+        return try parse(text, currency: currency)
+    }
+
+    /// Reads back a logged amount (`25.30 USD`; rows from before the currency was logged have
+    /// only the number, in `fallback`).
+    public static func parse(logged text: String, fallback: Currency) throws(AmountError) -> Amount {
+        let parts = text.split(separator: " ").map(String.init)
+        return try parse(parts.first ?? "", currencyCode: parts.count > 1 ? parts[1] : nil, fallback: fallback)
     }
 
     /// Parses a decimal such as `25.3`, `25.30` or `1000`, exactly.
     /// - Throws: `AmountError` saying what is wrong with `text`.
-    public static func parse(_ text: String, currency: Currency) throws -> Amount {
+    public static func parse(_ text: String, currency: Currency) throws(AmountError) -> Amount {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw AmountError.empty }
         let lowered = trimmed.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "+-"))
@@ -84,6 +102,7 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
     case notNumeric(String)
     case tooManyDecimals(String, currency: Currency)
     case tooLarge(String)
+    case unknownCurrency(String)
 
     public var description: String {
         switch self {
@@ -94,6 +113,8 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         case .tooManyDecimals(let text, let currency):
             "amount: '\(text)' has more decimals than \(currency.code) has (\(currency.minorDigits))"
         case .tooLarge(let text): "amount: '\(text)' is too large; the most Herald speaks is 999999999.99"
+        case .unknownCurrency(let code):
+            "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
         }
     }
 }

@@ -34,7 +34,6 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
     case unknownVoice(String)
     case unknownLanguage(String)
     case commandFailed(String)
-    case unknownCurrency(String)
     case emptyText
 
     public var description: String {
@@ -44,7 +43,6 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
         case .unknownLanguage(let language):
             "unknown language '\(language)'; amounts are spoken in en or zh, text in any language 'espeak-ng --voices' lists"
         case .commandFailed(let detail): "the speech command failed: \(detail)"
-        case .unknownCurrency(let code): "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
         case .emptyText: "nothing to say: the text is empty"
         }
     }

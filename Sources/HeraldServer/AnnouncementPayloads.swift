@@ -89,14 +89,12 @@ struct PayloadValidator {
         if let text = payload.text {
             body = .text(try checkedText(text, field: "text"))
         } else if let payment = payload.payment {
-            let currency = payment.currency ?? speech.currency.code
-            guard let known = Currency.named(currency) else {
-                throw APIError.badRequest("payment.currency", "'\(currency)' is not one of \(Currency.all.map(\.code).joined(separator: ", "))")
+            do {
+                body = .payment(try Amount.parse(payment.amount.text, currencyCode: payment.currency, fallback: speech.currency))
+            } catch {
+                let field = if case .unknownCurrency = error { "payment.currency" } else { "payment.amount" }
+                throw APIError.badRequest(field, "\(error)".replacingOccurrences(of: "amount: ", with: ""))
             }
-            do { _ = try Amount.parse(payment.amount.text, currency: known) } catch {
-                throw APIError.badRequest("payment.amount", "\(error)".replacingOccurrences(of: "amount: ", with: ""))
-            }
-            body = .payment(amount: payment.amount.text, currency: currency)
         } else if let clip = payload.clip {
             body = .file(path: try clipPath(clip))
         } else {

@@ -145,7 +145,7 @@ public struct HeraldAPI: Sendable {
 
     func replay(_ id: String, client: String, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
         guard let record = try await context.store.announcement(id: id),
-              var request = AnnouncementRequest(record: record) else {
+              var request = AnnouncementRequest(record: record, currency: context.configuration.speech.currency) else {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")
         }
         request.requestID = nil

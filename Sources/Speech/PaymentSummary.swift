@@ -6,19 +6,13 @@ public struct PaymentSummary: Sendable, Equatable {
     public var text: String
     public var total: Amount
 
-    /// The summary of `amounts` (as typed) in one currency; nil when they cannot be summed
-    /// (different currencies, a bad amount, another language than en or zh).
-    public init?(amounts: [(amount: String, currency: String?)], language: String, settings: SpeechSettings) {
-        guard amounts.count > 1 else { return nil }
-        let currencies = Set(amounts.map { $0.currency?.uppercased() ?? settings.currency.code })
-        guard currencies.count == 1, let code = currencies.first, let currency = Currency.named(code),
+    /// The summary of `amounts` in one currency; nil when they cannot be summed (different
+    /// currencies, another language than en or zh).
+    public init?(amounts: [Amount], language: String) {
+        guard amounts.count > 1, let currency = amounts.first?.currency,
+              amounts.allSatisfy({ $0.currency == currency }),
               let grammar = try? AmountGrammars.grammar(for: language) else { return nil }
-        var minor: Int64 = 0
-        for item in amounts {
-            guard let amount = try? Amount.parse(item.amount, currency: currency) else { return nil }
-            minor += amount.minorUnits
-        }
-        let total = Amount(minorUnits: minor, currency: currency)
+        let total = Amount(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
         let totalWords = grammar.words(for: total).text
         if grammar.language == "zh" {
             let count = ChineseAmountGrammar().number(Int64(amounts.count)).joined()

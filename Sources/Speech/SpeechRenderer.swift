@@ -95,18 +95,8 @@ public struct SpeechRenderer: Sendable {
 
     /// Speech for a payment: composed from the language's voice pack when it has every word,
     /// else synthesized (the reason is logged).
-    public func render(payment amountText: String, currency code: String?, language: String?) async throws -> RenderedAudio {
+    public func render(payment amount: Amount, language: String?) async throws -> RenderedAudio {
         let language = language ?? settings.language
-        let currency: Currency
-        if let code {
-            guard let named = Currency.named(code) else {
-                throw SpeechError.unknownCurrency(code)
-            }
-            currency = named
-        } else {
-            currency = settings.currency
-        }
-        let amount = try Amount.parse(amountText, currency: currency)
         let grammar = try AmountGrammars.grammar(for: language)
         let phrase = settings.phrase(for: language).fill(grammar.words(for: amount))
         do {

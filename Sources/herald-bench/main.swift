@@ -47,7 +47,7 @@ try await Task.sleep(for: .milliseconds(500))
 print("in-process (a resident announcer with a warm connection), the sink running:")
 let inCached = try await bench.onset("cached sentence") { _ in bench.announce(.text(sentence)) }
 let inPack = try await bench.onset("pack-composed amount (25.30 USD)") { _ in
-    bench.announce(.payment(amount: "25.30", currency: "USD"))
+    bench.announce(.payment(Amount(minorUnits: 2530, currency: .usd)))
 }
 let inSynth = try await bench.onset("uncached sentence (streaming espeak-ng)") { run in
     bench.announce(.text(uncached(run) + " in process"))

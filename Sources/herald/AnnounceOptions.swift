@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeraldApp
+import HeraldConfig
 import HeraldCore
 import Speech
 
@@ -23,10 +24,18 @@ extension Priority: ExpressibleByArgument {}
 
 /// Announces `request`, turning Ctrl-C into a fade-out and restore, and prints the outcome.
 func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOptions: AnnounceOptions) async throws {
-    var request = request
+    try await announce(options: options, announceOptions: announceOptions) { _ in request }
+}
+
+/// Announces the request `make` builds from the loaded configuration (a payment needs its
+/// default currency to be parsed).
+func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
+              _ make: (HeraldConfiguration) throws -> AnnouncementRequest) async throws {
+    let context = try await options.makeContext()
+    var request: AnnouncementRequest
+    do { request = try make(context.configuration) } catch { throw fail(error) }
     if let priority = announceOptions.priority { request.priority = priority }
     request.chime = announceOptions.chime
-    let context = try await options.makeContext()
     try await checkSpeechOptions(request, speech: context.configuration.speech)
     let finalRequest = request
     var viaDaemon: AnnouncementRecord?

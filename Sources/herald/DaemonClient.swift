@@ -46,8 +46,8 @@ struct DaemonClient {
         case .file: return nil
         case .audioURL(let url): payload["audio_url"] = url
         case .text(let text): payload["text"] = text
-        case .payment(let amount, let currency):
-            payload["payment"] = ["amount": amount, "currency": currency].compactMapValues { $0 }
+        case .payment(let amount):
+            payload["payment"] = ["amount": amount.decimalText, "currency": amount.currency.code]
         }
         if let language = request.language { payload["lang"] = language }
         if let voice = request.voice { payload["voice"] = voice }

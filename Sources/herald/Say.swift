@@ -1,5 +1,7 @@
 import ArgumentParser
 import HeraldApp
+import HeraldConfig
+import HeraldCore
 
 extension Herald {
     struct Say: AsyncParsableCommand {
@@ -48,10 +50,10 @@ extension Herald {
         var lang: String?
 
         func run() async throws {
-            var request = AnnouncementRequest(body: .payment(amount: amount, currency: currency), priority: .high,
-                                              language: lang)
-            request.source = .cli
-            try await announce(request, options: options, announceOptions: announceOptions)
+            try await announce(options: options, announceOptions: announceOptions) { configuration in
+                let parsed = try Amount.parse(amount, currencyCode: currency, fallback: configuration.speech.currency)
+                return AnnouncementRequest(body: .payment(parsed), priority: .high, source: .cli, language: lang)
+            }
         }
     }
 }

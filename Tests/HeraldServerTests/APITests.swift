@@ -63,7 +63,7 @@ struct APITests {
                                        #"{"payment": {"amount": 25.30, "currency": "USD"}, "priority": "high", "request_id": "till-1/0042"}"#)
             #expect(first.status == .accepted)
             let id = try #require(try json(first)["id"] as? String)
-            #expect(try json(first)["body"] as? String == "25.3 USD", "read as a decimal from its digits, never a Double")
+            #expect(try json(first)["body"] as? String == "25.30 USD", "read as a decimal from its digits, never a Double")
             let repeated = try await post(client, "/v1/announcements",
                                           #"{"payment": {"amount": "25.30"}, "request_id": "till-1/0042"}"#)
             #expect(repeated.status == .ok)
@@ -79,7 +79,7 @@ struct APITests {
         try await restarted.test(.router) { client in
             let again = try await post(client, "/v1/announcements", #"{"text": "x", "request_id": "till-1/0042"}"#)
             #expect(again.status == .ok)
-            #expect(try json(again)["body"] as? String == "25.3 USD")
+            #expect(try json(again)["body"] as? String == "25.30 USD")
         }
     }
 

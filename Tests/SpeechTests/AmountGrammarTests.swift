@@ -111,6 +111,22 @@ import Testing
         #expect(throws: AmountError.tooManyDecimals("5.5", currency: .jpy)) { try Amount.parse("5.5", currency: .jpy) }
     }
 
+    @Test func aLoggedAmountReadsBackAsTheSameValue() throws {
+        let amount = try Amount.parse("25.3", currencyCode: "eur", fallback: .usd)
+        #expect(amount.description == "25.30 EUR")
+        #expect(try Amount.parse(logged: amount.description, fallback: .usd) == amount)
+        #expect(try Amount.parse(logged: "7", fallback: .jpy) == Amount(minorUnits: 7, currency: .jpy), "rows logged before the currency was")
+        #expect(throws: AmountError.unknownCurrency("XBT")) { try Amount.parse("5", currencyCode: "XBT", fallback: .usd) }
+    }
+
+    @Test func paymentsInOneCurrencyAreSummedExactlyAndMixedOnesAreNot() throws {
+        let cents = [1999, 2001, 1].map { Amount(minorUnits: $0, currency: .usd) }
+        let summary = try #require(PaymentSummary(amounts: cents, language: "en"))
+        #expect(summary.total == Amount(minorUnits: 4001, currency: .usd))
+        #expect(summary.text == "three payments received, total forty dollars and one cent")
+        #expect(PaymentSummary(amounts: cents + [Amount(minorUnits: 5, currency: .eur)], language: "en") == nil)
+    }
+
     @Test func unknownLanguagesAreNamed() {
         #expect(throws: SpeechError.unknownLanguage("fr")) { try AmountGrammars.grammar(for: "fr") }
     }

@@ -28,7 +28,7 @@ import Testing
 
     @Test func aPaymentUsesThePackWhenItHasEveryWord() async throws {
         let workspace = try SpeechWorkspace()
-        let rendered = try await workspace.renderer().render(payment: "1001.05", currency: "USD", language: "en")
+        let rendered = try await workspace.renderer().render(payment: Amount(minorUnits: 100105, currency: .usd), language: "en")
         #expect(rendered.clipSource == .pack)
         #expect(rendered.spokenText == "Payment received: one thousand one dollars and five cents")
     }
@@ -49,8 +49,8 @@ import Testing
         settings.packsDirectory = workspace.folder + "/voices"
         let renderer = SpeechRenderer(settings: settings, synthesizer: EspeakSynthesizer.shared, cache: nil,
                                       logger: .init(label: "test"))
-        #expect(try await renderer.render(payment: "1000", currency: nil, language: "en").clipSource == .synth)
-        #expect(try await renderer.render(payment: "25", currency: nil, language: "en").clipSource == .pack)
+        #expect(try await renderer.render(payment: Amount(minorUnits: 100000, currency: .usd), language: "en").clipSource == .synth)
+        #expect(try await renderer.render(payment: Amount(minorUnits: 2500, currency: .usd), language: "en").clipSource == .pack)
     }
 
     @Test func fileNamesAreASCII() {
