@@ -2,8 +2,15 @@
 # $PRIVATE_SINK in its own runtime directory, exports PULSE_SERVER, and stops it by its pid on exit.
 runtime=$(mktemp -d /tmp/herald-pulse.XXXXXX)
 stop_private_pulse() {
-    if [ -f "$runtime/pulse/pid" ]; then kill "$(cat "$runtime/pulse/pid")" 2>/dev/null || true; fi
-    rm -rf "$runtime"
+    status=$?
+    if [ -f "$runtime/pulse/pid" ]; then
+        pid=$(cat "$runtime/pulse/pid")
+        kill "$pid" 2>/dev/null || true
+        # Wait for it to exit: a server still shutting down writes into the folder being removed.
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$runtime" 2>/dev/null || rm -rf "$runtime" 2>/dev/null || echo "note: could not remove $runtime" >&2
+    exit "$status"
 }
 trap stop_private_pulse EXIT INT TERM
 

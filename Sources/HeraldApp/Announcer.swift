@@ -177,7 +177,7 @@ public struct Announcer: Sendable {
         } else {
             path = configuration.chimes[request.priority]
         }
-        return try path.map { try SoundFileDecoder.decode(path: $0) }
+        return try path.map { try DecodedClips.shared.clip(path: $0) }
     }
 
     /// Lead-in silence, then the chime, in the body's format.

@@ -28,7 +28,7 @@ public struct HeraldContext: Sendable {
             throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
         }
         database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
-        let journalFallback = SafeguardLockPath.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
+        let journalFallback = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
             + ".journal.json"
         store = AnnouncementStore(path: configuration.databasePath, opened: opened, journalFallback: journalFallback,
                                   logger: logger)
@@ -52,12 +52,12 @@ public struct HeraldContext: Sendable {
     }
 
     /// Where the safeguard lock lives: one per user and sound server, whatever the config or
-    /// database (`SafeguardLockPath`); its folder is created private, or checked to be ours.
+    /// database (`RuntimeFolder`); its folder is created private, or checked to be ours.
     /// - Throws: `HeraldFailure.io` when the folder is another user's or cannot be made.
     public var lockPath: String {
         get throws {
-            let path = SafeguardLockPath.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
-            try SafeguardLockPath.prepareDirectory((path as NSString).deletingLastPathComponent, userID: getuid())
+            let path = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
+            try RuntimeFolder.prepare((path as NSString).deletingLastPathComponent, userID: getuid())
             return path
         }
     }

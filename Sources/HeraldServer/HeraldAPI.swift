@@ -110,17 +110,23 @@ public struct HeraldAPI: Sendable {
         return router
     }
 
-    /// The HTTP server on `api.listen`, with the connection limits of `api` (read at start: they
-    /// need a restart to change): idle and slow-header clients cut off after `idle_timeout`, a
-    /// body not in within `body_timeout` answered 408, at most `max_connections` at once.
-    public func application(logger: Logger) -> some ApplicationProtocol {
+    /// The HTTP server on `api.listen`, or on `socket` (a UNIX socket for the CLI on this
+    /// machine), with the connection limits of `api` (read at start: they need a restart to
+    /// change): idle and slow-header clients cut off after `idle_timeout`, a body not in within
+    /// `body_timeout` answered 408, at most `max_connections` at once.
+    public func application(logger: Logger, socket: String? = nil) -> some ApplicationProtocol {
         let settings = context.configuration.api
         let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout.inSeconds * 1e9))
         let body = TimeAmount.nanoseconds(Int64(settings.bodyTimeout.inSeconds * 1e9))
-        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [BodyDeadlineHandler(limit: body)], idleTimeout: idle)
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [ParserErrorAnswer(), BodyDeadlineHandler(limit: body)], idleTimeout: idle)
+        let address: BindAddress = socket.map { .unixDomainSocket(path: $0) } ?? .hostname(settings.host, port: settings.port)
         return Application(router: router(), server: .http1(configuration: http),
-                           configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "herald",
+                           configuration: .init(address: address, serverName: "herald",
                                                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                           onServerRunning: { _ in
+                               // The folder is the user's own (0700); the socket says so too.
+                               if let socket { chmod(socket, 0o600) }
+                           },
                            logger: logger)
     }
 

@@ -1,13 +1,24 @@
 import Hummingbird
+import NIOCore
 
 /// A request's context: Hummingbird's, plus who sent it.
 public struct HeraldRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Who sent the request, as a scope for its request ids: `loopback` when no tokens are
-    /// configured, else a digest of the token (never the token itself). Set by `TokenAuthenticator`.
+    /// configured, `socket` for the CLI on the local socket, else a digest of the token (never
+    /// the token itself). Set by `TokenAuthenticator`.
     public var client = "loopback"
+    /// The request came on the daemon's UNIX socket, which only its own user (or root) can open:
+    /// it needs no token.
+    public let overLocalSocket: Bool
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        if case .unixDomainSocket = source.channel.localAddress {
+            overLocalSocket = true
+            client = "socket"
+        } else {
+            overLocalSocket = false
+        }
     }
 }

@@ -6,6 +6,7 @@ import Hummingbird
 
 /// Checks `Authorization: Bearer TOKEN` against the configured tokens and their roles.
 /// With no tokens configured every client is served: the server then listens on loopback only.
+/// The local socket needs no token: its folder's permissions admit only the daemon's user.
 struct TokenAuthenticator: RouterMiddleware {
     typealias Context = HeraldRequestContext
     /// The API settings in force now (a reload changes the tokens without a restart).
@@ -16,7 +17,9 @@ struct TokenAuthenticator: RouterMiddleware {
         let settings = api()
         let tokens = settings.tokens
         let perMinute = settings.ratePerMinute
-        guard !tokens.isEmpty, request.uri.path != "/v1/health" else { return try await next(request, context) }
+        guard !tokens.isEmpty, !context.overLocalSocket, request.uri.path != "/v1/health" else {
+            return try await next(request, context)
+        }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens")
         }

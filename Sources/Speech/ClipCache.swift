@@ -40,7 +40,7 @@ public struct ClipCache: Sendable {
         let key = Self.key(for: material)
         guard let record = try await database.cachedClip(key: key, material: material, now: Date()) else { return nil }
         do {
-            return try SoundFileDecoder.decode(path: path(record.file))
+            return try DecodedClips.shared.clip(path: path(record.file))
         } catch {
             // The file went missing or bad: forget it and render again.
             try await database.removeCachedClip(key: key)

@@ -7,9 +7,12 @@ import Synchronization
 /// still being synthesized.
 ///
 /// espeak-ng keeps process-global state (the voice, the parameters, the callback), so this one
-/// actor owns it: every call into the library runs on it, one synthesis at a time.
+/// actor owns it: every call into the library runs on it, one synthesis at a time, on a thread
+/// of its own (a long sentence blocks for a while; the cooperative pool has one thread a core).
 public actor EspeakSynthesizer: Synthesizer {
     public nonisolated let engineName = "espeak-ng"
+    private nonisolated let executor = ThreadExecutor(name: "herald-espeak-ng")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private var sampleRate: Int?
     /// The voice list, read once (`catalog()`): it does not change while Herald runs.
     var cachedCatalog: EspeakVoiceCatalog?

@@ -66,10 +66,23 @@ public struct VoicePack: Sendable {
         let format = AudioFormat(sampleRate: manifest.sampleRate, channelCount: 1)
         let clips = try tokens.map { token in
             guard let file = manifest.clips[token] else { throw VoicePackError.missingTokens([token]) }
-            let clip = try SoundFileDecoder.decode(path: (directory as NSString).appendingPathComponent(file))
-            return SilenceTrimmer.trimmed(clip)
+            // In memory after the first payment; a word recorded again is read again.
+            return try DecodedClips.shared.clip(path: (directory as NSString).appendingPathComponent(file),
+                                                variant: "trimmed", prepare: SilenceTrimmer.trimmed)
         }
         return Clip.joined(clips, gapMilliseconds: manifest.gapMs, format: format)
+    }
+
+    /// Decodes every clip into memory (`DecodedClips`), so the first payment after a start
+    /// composes as fast as the hundredth. Returns how many clips it read; a bad one is skipped
+    /// here and reported when a payment needs it.
+    @discardableResult
+    public func preload() -> Int {
+        manifest.clips.values.reduce(0) { count, file in
+            let path = (directory as NSString).appendingPathComponent(file)
+            let loaded = try? DecodedClips.shared.clip(path: path, variant: "trimmed", prepare: SilenceTrimmer.trimmed)
+            return count + (loaded == nil ? 0 : 1)
+        }
     }
 
     /// A file name for a token: ASCII words as they are, anything else as code points.

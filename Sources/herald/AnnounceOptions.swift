@@ -31,16 +31,17 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
 /// default currency to be parsed).
 func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
               _ make: (HeraldConfiguration) throws -> AnnouncementRequest) async throws {
-    let context = try await options.makeContext()
+    // The config only: through a daemon, the CLI needs neither the database nor the sound server.
+    let configuration = try await options.loadConfiguration()
     var request: AnnouncementRequest
-    do { request = try make(context.configuration) } catch { throw fail(error) }
+    do { request = try make(configuration) } catch { throw fail(error) }
     if let priority = announceOptions.priority { request.priority = priority }
     request.chime = announceOptions.chime
-    try await checkSpeechOptions(request, speech: context.configuration.speech)
+    try await checkSpeechOptions(request, speech: configuration.speech)
     let finalRequest = request
     var viaDaemon: AnnouncementRecord?
     if !announceOptions.local {
-        do { viaDaemon = try await DaemonClient(settings: context.configuration.api).announce(finalRequest) } catch {
+        do { viaDaemon = try await DaemonClient(settings: configuration.api).announce(finalRequest) } catch {
             throw fail(error)
         }
     }
@@ -48,7 +49,7 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
     if let viaDaemon {
         record = viaDaemon
     } else {
-        let announcer = Announcer(context: context)
+        let announcer = Announcer(context: try options.makeContext(configuration: configuration))
         do { record = try await SignalCanceller.run { try await announcer.announce(finalRequest) } } catch { throw fail(error) }
     }
     if announceOptions.json {

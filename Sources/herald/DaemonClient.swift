@@ -15,17 +15,29 @@ struct DaemonClient {
     }
 
     /// Sends `request` and waits for its outcome; nil when no daemon answers (then play locally).
+    ///
+    /// The daemon's local socket first (no token, no TCP); else its TCP port when something
+    /// accepts there (a daemon of another user, say). Whether either answers is known from one
+    /// connect(2) each, so with no daemon the CLI plays at once.
     func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
         guard let payload = Self.payload(for: request) else { return nil }
+        let path = "/v1/announcements?wait=true"
+        let socket = LocalAPISocket.answering(port: settings.port)
+        guard socket != nil || SocketProbe.answers(host: settings.host, port: settings.port) else { return nil }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = client.shutdown() }
-        var health = HTTPClientRequest(url: settings.baseURL + "/v1/health")
-        health.method = .GET
-        guard (try? await client.execute(health, timeout: .milliseconds(300)))?.status == .ok else { return nil }
-        var post = HTTPClientRequest(url: settings.baseURL + "/v1/announcements?wait=true")
+        var post: HTTPClientRequest
+        if let socket, let url = URL(httpURLWithSocketPath: socket, uri: path) {
+            post = HTTPClientRequest(url: url.absoluteString)
+        } else {
+            var health = HTTPClientRequest(url: settings.baseURL + "/v1/health")
+            health.method = .GET
+            guard (try? await client.execute(health, timeout: .milliseconds(300)))?.status == .ok else { return nil }
+            post = HTTPClientRequest(url: settings.baseURL + path)
+            if let token { post.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        }
         post.method = .POST
         post.headers.add(name: "Content-Type", value: "application/json")
-        if let token { post.headers.add(name: "Authorization", value: "Bearer \(token)") }
         post.body = .bytes(Array(try JSONSerialization.data(withJSONObject: payload)))
         let response = try await client.execute(post, timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 1 << 20)

@@ -29,11 +29,24 @@ struct GlobalOptions: ParsableArguments {
     /// Loads the config and opens the database, or exits with a one-line error per problem.
     /// - Parameter tolerant: the daemon's mode: an unusable database degrades instead of failing.
     func makeContext(logger: Logger? = nil, tolerant: Bool = false) async throws -> HeraldContext {
+        try makeContext(configuration: try await loadConfiguration(), logger: logger, tolerant: tolerant)
+    }
+
+    /// Opens the database of `configuration`, or exits with a one-line error.
+    func makeContext(configuration: HeraldConfiguration, logger: Logger? = nil, tolerant: Bool = false) throws -> HeraldContext {
+        do {
+            return try HeraldContext(configuration: configuration, logger: logger ?? makeLogger(), tolerant: tolerant)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Loads the config (the file, or the built-in defaults), or exits with a one-line error per problem.
+    func loadConfiguration() async throws -> HeraldConfiguration {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let configuration = try await HeraldConfiguration.load(
+            return try await HeraldConfiguration.load(
                 file: configPath, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
-            return try HeraldContext(configuration: configuration, logger: logger ?? makeLogger(), tolerant: tolerant)
         } catch {
             throw fail(error)
         }

@@ -40,13 +40,19 @@ extension Herald {
             }, changed: { soundChanged.yield() })
             // One attempt before serving, so a pending journal is applied first when a server answers.
             await connector.connectOnce()
+            await Warmup.run(live.value)
             let daemon = AnnouncementDaemon(context: live.value, connector: connector)
             let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version)
-            let app = api.application(logger: logger)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: api.application(logger: logger))]
+            let socket = LocalAPISocket.claim(port: live.value.configuration.api.port, logger: logger)
+            if let socket { services.append(.init(service: api.application(logger: logger, socket: socket))) }
+            // The server leaves its socket file behind; the next CLI would find it refused and
+            // play locally anyway, but a folder of stale sockets helps nobody.
+            defer { if let socket { unlink(socket) } }
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
             // every request waiting for an outcome), so the API's graceful stop never waits on it.
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: app),
+                services: services + [
                            .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
                            .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

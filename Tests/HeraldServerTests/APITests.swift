@@ -35,11 +35,15 @@ struct APITests {
         adjust(&configuration.api)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
-        let connector = SoundConnector(logger: logger, onConnect: { _ in }, changed: {})
         await connector.connectOnce()
         let daemon = AnnouncementDaemon(context: context, connector: connector)
         return HeraldAPI(daemon: daemon, live: LiveContext(context), version: "test")
     }
+
+    /// One sound-server connection for every API under test: PulseAudio drops clients past 64,
+    /// and the table-driven tests make an API per case, in parallel.
+    static let connector = SoundConnector(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                                          onConnect: { _ in }, changed: {})
 
     static func folder() -> String { NSTemporaryDirectory() + "herald-api-\(UUID().uuidString)" }
 

@@ -121,4 +121,17 @@ struct ConnectionLimitTests {
             #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
+
+    @Test func aRequestNIOCannotParseGetsAJSON400() async throws {
+        try await withServer { port in
+            let broken = try RawConnection(port: port)
+            broken.send("GET /v1/health HTTP/1.1\r\nHost x\r\n\r\n")
+            let answer = try #require(await broken.readUntilClosed(seconds: 3), "answered and closed")
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
+            #expect(answer.lowercased().contains("content-type: application/json"), "\(answer)")
+            let body = try #require(answer.components(separatedBy: "\r\n\r\n").last)
+            let error = try #require((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: [String: String]])?["error"])
+            #expect(error["message"]?.contains("not valid HTTP/1.1") == true, "\(body)")
+        }
+    }
 }

@@ -133,14 +133,47 @@ extension OnTheTestSink {
         #expect(result.status == 0, "\(result.stderr)")
         let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(row["source"] as? String == "api", "queued by the daemon")
+        #expect(row["client"] as? String == "socket", "over the daemon's local socket")
         #expect(row["outcome"] as? String == "played")
         let refused = try harness.herald(["pay", "12.555"])
-        #expect(refused.stderr.contains("payment.amount"))
+        #expect(refused.status != 0 && refused.stderr.contains("'12.555' has more decimals than USD has"), "\(refused.stderr)")
     }
 }
 }
 
 extension OnTheTestSink.DaemonTests {
+    @Test func theCLIUsesThePrivateSocketAndPlaysItselfWhenOnlyAStaleOneIsLeft() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let runtime = NSTemporaryDirectory() + "herald-runtime-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let environment = ["XDG_RUNTIME_DIR": runtime]
+        let (harness, port) = try harness()
+        let socket = "\(runtime)/herald/api-\(port).sock"
+        func say() throws -> [String: Any] {
+            let result = try harness.herald(["say", "Counter three is open", "--json"], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+
+        let daemon = try Daemon(harness, port: port, environment: environment)
+        let mode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "only the daemon's user (and root) may open it")
+        let viaDaemon = try say()
+        #expect(viaDaemon["client"] as? String == "socket")
+        #expect(viaDaemon["outcome"] as? String == "played")
+        daemon.stop()
+        #expect(!FileManager.default.fileExists(atPath: socket), "removed at a graceful stop")
+
+        // kill -9 leaves the socket file: nobody answers on it, so the CLI plays by itself.
+        try Daemon(harness, port: port, environment: environment).crash()
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let local = try say()
+        #expect(local["client"] as? String == "", "played in the CLI's own process")
+        #expect(local["outcome"] as? String == "played")
+        #expect(local["source"] as? String == "cli")
+    }
+
     @Test func aBrokenConfigOnReloadKeepsTheOldOne() throws {
         try SoundServer.setSink(volumes: ["20%"], muted: false)
         let (harness, port) = try harness()

@@ -28,21 +28,21 @@ import Testing
 
     @Test func anotherServerGetsAnotherLock() {
         let runtime = ["XDG_RUNTIME_DIR": "/run/user/1000"]
-        let local = SafeguardLockPath.path(environment: runtime, userID: 1000)
-        let server = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p1/native"]) { $1 }, userID: 1000)
-        let sameServer = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "/tmp/p1/native"]) { $1 }, userID: 1000)
-        let other = SafeguardLockPath.path(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p2/native"]) { $1 }, userID: 1000)
+        let local = RuntimeFolder.safeguardLock(environment: runtime, userID: 1000)
+        let server = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p1/native"]) { $1 }, userID: 1000)
+        let sameServer = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "/tmp/p1/native"]) { $1 }, userID: 1000)
+        let other = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p2/native"]) { $1 }, userID: 1000)
         #expect(local.hasPrefix("/run/user/1000/herald/safeguard-") && local.hasSuffix(".lock"))
         #expect(server != local && other != server)
         #expect(sameServer == server, "unix:PATH and PATH are one server")
         let defaultSocket = runtime.merging(["PULSE_SERVER": "unix:/run/user/1000/pulse/native"]) { $1 }
-        #expect(SafeguardLockPath.path(environment: defaultSocket, userID: 1000) == local, "the default socket named is the default server")
+        #expect(RuntimeFolder.safeguardLock(environment: defaultSocket, userID: 1000) == local, "the default socket named is the default server")
     }
 
     @Test func withoutARuntimeDirectoryTheLockIsInAPerUserTmpFolder() {
-        #expect(SafeguardLockPath.path(environment: [:], userID: 1234).hasPrefix("/tmp/herald-1234/safeguard-"))
-        #expect(SafeguardLockPath.path(environment: ["XDG_RUNTIME_DIR": ""], userID: 7).hasPrefix("/tmp/herald-7/"))
-        #expect(SafeguardLockPath.path(environment: [:], userID: 1) == SafeguardLockPath.path(environment: [:], userID: 1),
+        #expect(RuntimeFolder.safeguardLock(environment: [:], userID: 1234).hasPrefix("/tmp/herald-1234/safeguard-"))
+        #expect(RuntimeFolder.safeguardLock(environment: ["XDG_RUNTIME_DIR": ""], userID: 7).hasPrefix("/tmp/herald-7/"))
+        #expect(RuntimeFolder.safeguardLock(environment: [:], userID: 1) == RuntimeFolder.safeguardLock(environment: [:], userID: 1),
                 "stable: the same address always names the same file")
     }
 
@@ -50,12 +50,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let fresh = folder + "/fresh"
-        try SafeguardLockPath.prepareDirectory(fresh, userID: getuid())
+        try RuntimeFolder.prepare(fresh, userID: getuid())
         #expect((try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int) == 0o700)
         let loose = folder + "/loose"
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o777])
-        try SafeguardLockPath.prepareDirectory(loose, userID: getuid())
+        try RuntimeFolder.prepare(loose, userID: getuid())
         #expect((try FileManager.default.attributesOfItem(atPath: loose)[.posixPermissions] as? Int) == 0o700)
     }
 
@@ -63,11 +63,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/target", withIntermediateDirectories: true)
         #expect {
-            try SafeguardLockPath.prepareDirectory(folder + "/target", userID: getuid() + 1)
+            try RuntimeFolder.prepare(folder + "/target", userID: getuid() + 1)
         } throws: { "\($0)".contains("belongs to user \(getuid()), not to you") }
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/target")
         #expect {
-            try SafeguardLockPath.prepareDirectory(folder + "/link", userID: getuid())
+            try RuntimeFolder.prepare(folder + "/link", userID: getuid())
         } throws: { "\($0)".contains("is not a directory (a symlink or a file)") }
     }
 }
