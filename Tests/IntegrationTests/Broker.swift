@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The private Mosquitto broker that `scripts/test.sh` starts beside PulseAudio, and the
+/// mosquitto_pub / mosquitto_sub clients that play the backend in these tests.
+enum Broker {
+    static let environment = ProcessInfo.processInfo.environment
+    static let port = environment["HERALD_TEST_MQTT_PORT"].flatMap(Int.init) ?? 0
+    static var isConfigured: Bool { port != 0 && environment["HERALD_TEST_MQTT_CONFIG"] != nil }
+    /// Under CI a missing broker must fail the tests, never skip them.
+    static var shouldRun: Bool { isConfigured || environment["CI"] == "true" }
+    static var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    static func require() throws {
+        guard isConfigured else { throw BrokerMissing() }
+    }
+
+    struct BrokerMissing: Error, CustomStringConvertible {
+        var description: String {
+            "no private Mosquitto broker: run the tests with scripts/test.sh (it exports HERALD_TEST_MQTT_PORT and HERALD_TEST_MQTT_CONFIG)"
+        }
+    }
+
+    /// Publishes `payload` with QoS 1, passed on standard input (never as an argument).
+    static func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["mosquitto_pub", "-p", "\(port)", "-q", "1", "-t", topic, "-s"] + (retain ? ["-r"] : [])
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data(payload.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SoundServer.CommandFailed(description: "mosquitto_pub to \(topic) exited \(process.terminationStatus)")
+        }
+    }
+
+    /// The retained message on `topic` (the hub's status), as JSON.
+    static func retained(_ topic: String) throws -> [String: Any] {
+        let output = try SoundServer.run("mosquitto_sub", ["-p", "\(port)", "-t", topic, "-C", "1", "-W", "3"]).stdout
+        return (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Stops the broker by its pid (it saves its persistence file) and starts it again from the
+    /// same config: what an admin's `systemctl restart mosquitto` does.
+    static func restart() throws {
+        let pidFile = environment["HERALD_TEST_MQTT_PIDFILE"] ?? ""
+        let pid = Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        kill(pid, SIGTERM)
+        try SoundServer.waitFor("the broker to stop", timeout: 10) { kill(pid, 0) != 0 }
+        try SoundServer.run("mosquitto", ["-c", environment["HERALD_TEST_MQTT_CONFIG"] ?? "", "-d"])
+        try SoundServer.waitFor("the broker to listen again", timeout: 10) {
+            (try? SoundServer.run("mosquitto_pub", ["-p", "\(port)", "-t", "herald/ping", "-n"]).status) == 0
+        }
+    }
+}
+
+/// `mosquitto_sub` on one topic for the length of a test: every payload it prints, as JSON.
+final class Subscription {
+    let process: Process
+    private let collector = Collector()
+
+    /// Lines from the reading thread, whole lines only.
+    private final class Collector: Sendable {
+        let lines = Mutex<[String]>([])
+        private let pending = Mutex<String>("")
+
+        func append(_ text: String) {
+            let complete: [String] = pending.withLock { buffer in
+                buffer += text
+                var parts = buffer.components(separatedBy: "\n")
+                buffer = parts.removeLast()
+                return parts
+            }
+            lines.withLock { $0 += complete }
+        }
+    }
+
+    init(_ topic: String) throws {
+        process = try SoundServer.start("mosquitto_sub", ["-p", "\(Broker.port)", "-q", "1", "-t", topic])
+        let collector = self.collector
+        (process.standardOutput as! Pipe).fileHandleForReading.readabilityHandler = { handle in
+            collector.append(String(decoding: handle.availableData, as: UTF8.self))
+        }
+        // mosquitto_sub has subscribed once the broker answers it; a short pause is enough on loopback.
+        usleep(300_000)
+    }
+
+    deinit {
+        (process.standardOutput as! Pipe).fileHandleForReading.readabilityHandler = nil
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Every message so far, decoded.
+    var messages: [[String: Any]] {
+        collector.lines.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    /// Waits until `count` messages satisfy `condition`; returns them.
+    @discardableResult
+    func waitFor(_ what: String, count: Int = 1, timeout: Double = 20,
+                 where condition: @escaping ([String: Any]) -> Bool = { _ in true }) throws -> [[String: Any]] {
+        var found: [[String: Any]] = []
+        try SoundServer.waitFor(what, timeout: timeout) {
+            found = messages.filter(condition)
+            return found.count >= count
+        }
+        return found
+    }
+}
