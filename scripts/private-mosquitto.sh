@@ -15,7 +15,7 @@ listener $broker_port 127.0.0.1
 allow_anonymous true
 persistence true
 persistence_location $broker_dir/
-autosave_interval 1
+autosave_interval 60
 pid_file $broker_dir/mosquitto.pid
 log_dest file $broker_dir/mosquitto.log
 max_queued_messages 5000

@@ -73,11 +73,24 @@ public struct MQTTLink: Service {
                 }
             }
         } onGracefulShutdown: {
-            // `stop` waits (briefly) for the loop thread: not on the cooperative pool.
-            let goodbye = (settings.statusTopic, Self.offline)
-            Thread { client.stop(goodbye: goodbye) }.start()
+            // Ends the event stream above once the goodbye is out.
+            Self.stop(client, goodbye: (settings.statusTopic, Self.offline))
+        }
+        // However the loop above ended (graceful shutdown, or the task cancelled), the thread
+        // must be gone before this returns: the process cannot exit while it runs.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.stop(client, goodbye: (settings.statusTopic, Self.offline)) { done.resume() }
         }
         monitor.moved(to: .stopped)
+    }
+
+    /// `stop` waits (briefly) for the loop thread: on a thread of its own, not the cooperative pool.
+    private static func stop(_ client: MosquittoClient, goodbye: (String, [UInt8]),
+                             then done: @escaping @Sendable () -> Void = {}) {
+        Thread {
+            client.stop(goodbye: goodbye)
+            done()
+        }.start()
     }
 
     /// Validates and queues one message; returns the accepted row whose outcome is still to come.

@@ -26,7 +26,8 @@ final class MosquittoClient: @unchecked Sendable {
     private let callbacks: Callbacks
     private let settings: MQTTSettings
     private let stopping = Atomic<Bool>(false)
-    private let loopEnded = DispatchSemaphore(value: 0)
+    /// Entered when the loop thread starts, left when it ends: any number of callers may wait.
+    private let loopRunning = DispatchGroup()
     private let started = Atomic<Bool>(false)
 
     static let firstRetry: Duration = .milliseconds(500)
@@ -89,17 +90,15 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     deinit {
-        // Best effort when `stop` was never called: the loop must be gone before the handle is.
-        if started.load(ordering: .acquiring) && !stopping.exchange(true, ordering: .acquiringAndReleasing) {
-            _ = mosquitto_disconnect(handle)
-            _ = loopEnded.wait(timeout: .now() + 2)
-        }
+        // The loop thread holds the client while it runs, so it has ended by now (or never began).
         mosquitto_destroy(handle)
     }
 
-    /// Starts the network loop thread: connect, then keep connected until `stop`.
+    /// Starts the network loop thread: connect, then keep connected until `stop`, which the
+    /// owner must call (the thread keeps the client alive until then).
     func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loopRunning.enter()
         let thread = Thread { [self] in runLoop() }
         thread.name = "herald-mqtt"
         thread.start()
@@ -117,25 +116,26 @@ final class MosquittoClient: @unchecked Sendable {
     var isConnected: Bool { callbacks.isConnected }
 
     /// Sends `goodbye` (retained) if connected, disconnects cleanly (so the broker keeps the will
-    /// to itself), and waits up to `timeout` for the loop thread to end. Blocks: call it off the
-    /// cooperative pool.
-    func stop(goodbye: (topic: String, payload: [UInt8])?, timeout: Duration = .seconds(2)) {
-        guard started.load(ordering: .acquiring), !stopping.load(ordering: .acquiring) else {
-            callbacks.finish()
-            return
+    /// to itself), waits for the loop thread to end (at most about 2 s) and finishes `events`.
+    /// Any number of calls; only the first says goodbye. Blocks: call it off the cooperative pool.
+    func stop(goodbye: (topic: String, payload: [UInt8])?) {
+        if started.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
+            if let goodbye { try? publish(goodbye.topic, goodbye.payload, retain: true) }
+            if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
+                // Queued after the goodbye, so the broker reads it first; NO_CONN when already down.
+                _ = mosquitto_disconnect(handle)
+            }
         }
-        if let goodbye { try? publish(goodbye.topic, goodbye.payload, retain: true) }
         stopping.store(true, ordering: .releasing)
-        // Queued after the goodbye, so the broker reads it first; NO_CONN when already down.
-        _ = mosquitto_disconnect(handle)
-        _ = loopEnded.wait(timeout: .now() + .milliseconds(timeout.inMilliseconds))
+        // The loop ends within its stop deadline (2 s) plus one 100 ms turn; 5 s is a safety net.
+        _ = loopRunning.wait(timeout: .now() + 5)
         callbacks.finish()
     }
 
     // MARK: - The loop thread
 
     private func runLoop() {
-        defer { loopEnded.signal() }
+        defer { loopRunning.leave() }
         var retry = Self.firstRetry
         var stopDeadline: ContinuousClock.Instant?
         var rc = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive.inSeconds))
