@@ -13,6 +13,7 @@ struct DaemonBench {
     /// Starts `herald serve` with the bench config; returns it once /v1/health answers.
     func startDaemon() async throws -> Process {
         try "api:\n  listen: 127.0.0.1:\(port)\n".appendToFile(bench.configPath)
+        if let broker = Self.brokerPort { try MQTTBench.config(port: broker).appendToFile(bench.configPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bench.heraldBinary)
         process.arguments = ["serve"]
@@ -76,7 +77,15 @@ struct DaemonBench {
         print(String(format: "HTTP cached / script: %.3f (%.1fx faster; target 10x); pack / script: %.3f (%.1fx)",
                      cached / scripted, scripted / cached, pack / scripted, scripted / pack))
         try await burst(daemon: daemon, idleRSS: idle)
+        if let broker = Self.brokerPort {
+            try await MQTTBench(daemon: self, port: broker).run()
+        } else {
+            print("MQTT: skipped (no HERALD_BENCH_MQTT_PORT; scripts/bench.sh starts a private broker)")
+        }
     }
+
+    /// The private broker of scripts/bench.sh.
+    static var brokerPort: Int? { ProcessInfo.processInfo.environment["HERALD_BENCH_MQTT_PORT"].flatMap(Int.init) }
 
     /// 1,000 payment POSTs from 8 clients at once.
     func burst(daemon: Process, idleRSS: Double) async throws {

@@ -38,6 +38,25 @@ enum Broker {
         }
     }
 
+    /// Runs `arguments` with /dev/null for its standard streams, and reaps it. Not `Process`: a
+    /// daemon forked from its child keeps the descriptors Foundation watches, and `waitUntilExit`
+    /// would never return.
+    static func spawnAndReap(_ arguments: [String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        guard rc == 0 else { throw SoundServer.CommandFailed(description: "\(arguments[0]): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+    }
+
     /// The retained message on `topic` (the hub's status), as JSON.
     static func retained(_ topic: String) throws -> [String: Any] {
         let output = try SoundServer.run("mosquitto_sub", ["-p", "\(port)", "-t", topic, "-C", "1", "-W", "3"]).stdout
@@ -51,14 +70,11 @@ enum Broker {
         let pid = Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         kill(pid, SIGTERM)
         try SoundServer.waitFor("the broker to stop", timeout: 10) { kill(pid, 0) != 0 }
-        // Its output to /dev/null: the daemonized broker would hold a pipe open forever.
-        let broker = Process()
-        broker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        broker.arguments = ["mosquitto", "-c", environment["HERALD_TEST_MQTT_CONFIG"] ?? "", "-d"]
-        broker.standardOutput = FileHandle.nullDevice
-        broker.standardError = FileHandle.nullDevice
-        try broker.run()
-        broker.waitUntilExit()
+        // bash closes every descriptor above 2 first (glibc's closefrom action is not in
+        // Swift's Glibc), so the daemon holds nothing a `Process` of this test waits on.
+        try spawnAndReap(["/bin/bash", "-c",
+                          #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec mosquitto -c "$1" -d"#,
+                          "bash", environment["HERALD_TEST_MQTT_CONFIG"] ?? ""])
         try SoundServer.waitFor("the broker to listen again", timeout: 10) {
             (try? SoundServer.run("mosquitto_pub", ["-p", "\(port)", "-t", "herald/ping", "-n"]).status) == 0
         }
