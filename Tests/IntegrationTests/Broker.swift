@@ -48,10 +48,21 @@ enum Broker {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // A fresh signal mask and default handlers: the test runner's threads block SIGTERM, and a
+        // broker inheriting that would outlive scripts/test.sh's kill.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let rc = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         guard rc == 0 else { throw SoundServer.CommandFailed(description: "\(arguments[0]): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
