@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CEspeakNG", pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure policy and models: no C, no I/O.
         .target(
@@ -76,10 +79,18 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // MQTT intake for hubs behind NAT: the libmosquitto client, the topics, events and presence.
+        .target(
+            name: "HeraldMQTT",
+            dependencies: [
+                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "PulseAudio",
+                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "HeraldMQTT", "PulseAudio",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,12 +1,15 @@
 #!/bin/sh
-# Builds the release binaries and runs the benchmark on a private PulseAudio null sink.
+# Builds the release binaries and runs the benchmark on a private PulseAudio null sink, with a
+# private Mosquitto broker for the MQTT figures.
 # Arguments go to herald-bench (scripts/bench.sh --runs 15).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
+. scripts/private-mosquitto.sh
+trap 'stop_private_mosquitto; stop_private_pulse' EXIT INT TERM
 swift build -c release --product herald
 swift build -c release --product herald-bench
 bin="$(swift build -c release --show-bin-path)"
-HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BIN="$bin/herald" "$bin/herald-bench" "$@"
+HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" "$bin/herald-bench" "$@"

@@ -36,6 +36,9 @@ enum ConfigSchema {
         "priorities.low.mute": .scalar, "priorities.low.max_age": .scalar,
         "audio_url.allow_hosts": .list, "audio_url.max_bytes": .scalar, "audio_url.connect_timeout_ms": .scalar,
         "audio_url.timeout_ms": .scalar,
+        "mqtt.broker": .scalar, "mqtt.client_id": .scalar, "mqtt.hub": .scalar, "mqtt.groups": .list,
+        "mqtt.username": .scalar, "mqtt.password": .scalar, "mqtt.cert": .scalar, "mqtt.key": .scalar, "mqtt.ca": .scalar,
+        "mqtt.keepalive": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

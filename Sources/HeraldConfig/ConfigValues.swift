@@ -56,6 +56,7 @@ struct ConfigValues {
         result.speech = speech(defaults: defaults.speech, soundsDirectory: result.soundsDirectory)
         readCache(into: &result.cache)
         readAPI(into: &result.api)
+        result.mqtt = mqtt()
         if layout.listItems["audio_url.allow_hosts"] != nil {
             result.audioURL.allowHosts = (reader.stringArray(forKey: configKey("audio_url.allow_hosts")) ?? [])
                 .map { $0.lowercased() }.filter { !$0.isEmpty }

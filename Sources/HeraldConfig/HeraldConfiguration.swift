@@ -24,6 +24,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// Mute policy and max age per priority (`priorities.<p>`).
     public var priorities: PriorityPolicies = .defaults
     public var audioURL = AudioURLSettings()
+    /// The MQTT link; nil when `mqtt.broker` is not set.
+    public var mqtt: MQTTSettings?
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where an announcement came from.
 public enum AnnouncementSource: String, Sendable, Codable, CaseIterable {
-    case cli, api, push, reminder
+    case cli, api, push, reminder, mqtt
 }
 
 /// How urgent an announcement is (DESIGN.md "Priorities").

@@ -62,15 +62,18 @@ struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
 /// Reads a JSON body of at most `limit` bytes: strict JSON first (`StrictJSON`), then the
 /// type, with every error a 400 naming the field in words a client developer knows.
 /// (`BodyDeadlineHandler` bounds how long the body may take.)
-func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-    let buffer: ByteBuffer
+/// The whole body, at most `limit` bytes (413 beyond).
+func collectBody(_ request: Request, limit: Int) async throws -> [UInt8] {
     do {
-        buffer = try await request.body.collect(upTo: limit)
+        return Array(try await request.body.collect(upTo: limit).readableBytesView)
     } catch {
         throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes (api.max_body_bytes)")
     }
-    let bytes = Array(buffer.readableBytesView)
-    do { try StrictJSON.check(bytes) } catch { throw APIError.badRequest(error.field, error.message) }
+}
+
+/// Strict JSON syntax first, then decoding with snake_case keys; every failure names the field.
+func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    try checkSyntax(bytes)
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     do {
@@ -78,6 +81,10 @@ func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
     } catch let error as DecodingError {
         throw APIError.badRequest(error.fieldPath, error.humanMessage)
     }
+}
+
+func checkSyntax(_ bytes: [UInt8]) throws {
+    do { try StrictJSON.check(bytes) } catch { throw APIError.badRequest(error.field, error.message) }
 }
 
 extension DecodingError {

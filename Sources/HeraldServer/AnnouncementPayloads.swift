@@ -108,7 +108,7 @@ struct PayloadValidator {
                                    chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
     }
 
-    func request(from push: PushPayload) async throws -> AnnouncementRequest {
+    func request(from push: PushPayload, source: AnnouncementSource = .push) async throws -> AnnouncementRequest {
         let fields = push.flattened
         guard fields.action == nil || fields.action == "speak_tts" else {
             throw APIError.badRequest(push.message == nil ? "action" : "message.data.action",
@@ -117,7 +117,7 @@ struct PayloadValidator {
         let urlField = push.message == nil ? "audio_url" : "message.data.audio_url"
         if let url = fields.audioURL, fields.text == nil {
             return AnnouncementRequest(body: .audioURL(try checkedURL(url, field: urlField)), priority: try priority(fields.priority),
-                                       source: .push, requestID: try requestID(fields.requestID))
+                                       source: source, requestID: try requestID(fields.requestID))
         }
         guard let text = fields.text else {
             throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
@@ -126,7 +126,7 @@ struct PayloadValidator {
         let language = try await checkedLanguage(fields.lang, forPayment: false, field: prefix + "lang")
         let voice = try await checkedVoice(fields.voice, field: prefix + "voice")
         return AnnouncementRequest(body: .text(try checkedText(text, field: prefix + "text")), priority: try priority(fields.priority),
-                                   source: .push, language: language, voice: voice,
+                                   source: source, language: language, voice: voice,
                                    requestID: try requestID(fields.requestID))
     }
 

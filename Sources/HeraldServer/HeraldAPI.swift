@@ -13,21 +13,21 @@ public struct HeraldAPI: Sendable {
     let daemon: AnnouncementDaemon
     let live: LiveContext
     let version: String
+    let intake: AnnouncementIntake
+    /// The MQTT link's state for `/v1/status`; nil when there is no link.
+    let link: @Sendable () -> LinkStatus?
 
     /// Every request reads the config in force now: a reload applies to the API at once.
-    public init(daemon: AnnouncementDaemon, live: LiveContext, version: String) {
+    public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
+                link: @escaping @Sendable () -> LinkStatus? = { nil }) {
         self.daemon = daemon
         self.live = live
         self.version = version
+        self.intake = AnnouncementIntake(daemon: daemon, live: live)
+        self.link = link
     }
 
     var context: HeraldContext { live.value }
-    var remote: RemoteAudio { RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache) }
-    var validator: PayloadValidator {
-        let configuration = context.configuration
-        return PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters,
-                                speech: configuration.speech, soundsDirectory: configuration.soundsDirectory)
-    }
 
     /// The router with every route; every failure is answered as JSON (`JSONErrorMiddleware`).
     public func router() -> Router<HeraldRequestContext> {
@@ -45,16 +45,18 @@ public struct HeraldAPI: Sendable {
         }
         on(.get, "/v1/health") { _, _ in JSONResponse(value: ["status": await health()]) }
         on(.post, "/v1/announcements") { request, context in
-            let payload = try await decodeBody(NativeAnnouncement.self, from: request, limit: limit)
-            var announcement = try await validator.request(from: payload, source: .api)
-            announcement.client = context.client
+            let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .native,
+                                                        source: .api, client: context.client)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.post, "/v1/push") { request, context in
-            let payload = try await decodeBody(PushPayload.self, from: request, limit: limit)
-            var announcement = try await validator.request(from: payload)
-            announcement.client = context.client
+            let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .push,
+                                                        source: .push, client: context.client)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
+        }
+        on(.post, "/v1/projects/{project}/messages:send") { request, context in
+            try await fcmSend(project: try context.parameters.require("project"),
+                              body: try await collectBody(request, limit: limit), client: context.client)
         }
         on(.post, "/v1/test") { request, context in
             try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api, client: context.client),
@@ -132,13 +134,7 @@ public struct HeraldAPI: Sendable {
 
     /// Queues a request and answers 202 (or 200 with the outcome when `wait`).
     func submit(_ request: AnnouncementRequest, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
-        if case .audioURL(let url) = request.body {
-            // Fetched now, so a slow, huge or non-audio URL is the client's 4xx, not a failed row later.
-            do { _ = try await remote.clip(for: url) } catch {
-                throw APIError(.unprocessableContent, field: "audio_url", "\(error)")
-            }
-        }
-        switch try await daemon.submit(request) {
+        switch try await intake.submit(request) {
         case .duplicate(let original):
             return JSONResponse(status: .ok, value: original)
         case .refused(_, let limit):
@@ -169,6 +165,8 @@ public struct HeraldAPI: Sendable {
         var daemon: AnnouncementDaemon.Snapshot
         var cacheHitRate: Double?
         var cacheEntries: Int?
+        /// The MQTT link (`mqtt:`); absent when it is off.
+        var mqtt: LinkStatus?
     }
 
     /// The settings in force, so an admin sees a reload take.
@@ -198,6 +196,6 @@ public struct HeraldAPI: Sendable {
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),
-                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries)
+                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries, mqtt: link())
     }
 }

@@ -15,7 +15,9 @@ struct DaemonBench {
     /// Starts `herald serve` with the bench config; returns it once /v1/health answers.
     func startDaemon() async throws -> Process {
         let text = try String(contentsOfFile: bench.configPath, encoding: .utf8)
-        try (text + "api:\n  listen: 127.0.0.1:\(port)\n").write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = text + "api:\n  listen: 127.0.0.1:\(port)\n"
+        if let broker = Self.brokerPort { config += MQTTBench.config(port: broker) }
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bench.heraldBinary)
         process.arguments = ["serve"]
@@ -90,6 +92,11 @@ struct DaemonBench {
         print(String(format: "first POST after a start / warm POST: %.2f (target <= 2)", first / cached))
         try await burst(daemon: daemon, idleRSS: idle)
         try await storm(daemon: daemon)
+        if let broker = Self.brokerPort {
+            try await MQTTBench(daemon: self, port: broker).run()
+        } else {
+            print("MQTT: skipped (no HERALD_BENCH_MQTT_PORT; scripts/bench.sh starts a private broker)")
+        }
     }
 
     /// A cached sentence POSTed the moment a fresh daemon answers, against the warm figure.
@@ -143,6 +150,9 @@ struct DaemonBench {
         print(String(format: "connection storm (5 x 400 half-requests): daemon RSS before %.1f MB, peak %.1f MB, 3 s after %.1f MB",
                      before, after.peak, after.current))
     }
+
+    /// The private broker of scripts/bench.sh.
+    static var brokerPort: Int? { ProcessInfo.processInfo.environment["HERALD_BENCH_MQTT_PORT"].flatMap(Int.init) }
 
     /// 1,000 payment POSTs from 8 clients at once.
     func burst(daemon: Process, idleRSS: Double) async throws {

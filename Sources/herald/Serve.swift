@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldApp
+import HeraldMQTT
 import HeraldServer
 import Hummingbird
 import Logging
@@ -42,7 +43,12 @@ extension Herald {
             await connector.connectOnce()
             await Warmup.run(live.value)
             let daemon = AnnouncementDaemon(context: live.value, connector: connector)
-            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version)
+            // The MQTT link's settings are read at start: a reload does not reconnect it.
+            let link = live.value.configuration.mqtt.map {
+                MQTTLink(settings: $0, daemon: daemon, live: live, version: Herald.version, logger: logger)
+            }
+            let monitor = link?.monitor
+            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version, link: { monitor?.snapshot() })
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: api.application(logger: logger))]
             let socket = LocalAPISocket.claim(port: live.value.configuration.api.port, logger: logger)
             if let socket { services.append(.init(service: api.application(logger: logger, socket: socket))) }
@@ -50,12 +56,12 @@ extension Herald {
             // play locally anyway, but a folder of stale sockets helps nobody.
             defer { if let socket { unlink(socket) } }
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
-            // every request waiting for an outcome), so the API's graceful stop never waits on it.
-            let group = ServiceGroup(configuration: .init(
-                services: services + [
-                           .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
-                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live))],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            // every request waiting for an outcome), so neither the API's nor the MQTT link's
+            // graceful stop waits on it; the link then says `offline` and disconnects.
+            services.append(.init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)))
+            if let link { services.append(.init(service: link)) }
+            services.append(.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live)))
+            let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
             try await group.run()
         }

@@ -40,6 +40,7 @@ import Testing
         #expect(configuration.queue == defaults.queue)
         #expect(configuration.priorities == PriorityPolicies.defaults)
         #expect(configuration.audioURL == defaults.audioURL)
+        #expect(configuration.mqtt == nil, "MQTT is off by default")
     }
 
     @Test func valuesAreRead() async throws {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// `mqtt:`: the outbound link of a hub behind NAT to a broker (DESIGN.md "Reaching hubs").
+/// Off (nil in `HeraldConfiguration.mqtt`) unless `mqtt.broker` is set.
+public struct MQTTSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    /// `mqtts://`: TLS, checked against `caFile` (or the system's certificates).
+    public var tls: Bool
+    /// The hub's name in its topics: `herald/<hub>/announce`, `/events`, `/status`.
+    public var hub: String
+    /// The broker keeps this client's session (subscriptions, QoS 1 messages) while it is away.
+    public var clientID: String
+    /// Each group adds `herald/groups/<group>/announce`: one publish reaches every hub in it.
+    public var groups: [String] = []
+    public var username: String?
+    public var password: String?
+    /// A client certificate and its key (PEM files), instead of or beside a password.
+    public var certificateFile: String?
+    public var keyFile: String?
+    /// The CA certificates that sign the broker's (PEM); nil uses the system's.
+    public var caFile: String?
+    public var keepalive: Duration = .seconds(30)
+
+    public init(host: String, port: Int, tls: Bool, hub: String) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.hub = hub
+        self.clientID = hub
+    }
+
+    /// The broker as the config wrote it, without credentials: for logs and `/v1/status`.
+    public var brokerURL: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
+
+    public var announceTopic: String { "herald/\(hub)/announce" }
+    public var eventsTopic: String { "herald/\(hub)/events" }
+    public var statusTopic: String { "herald/\(hub)/status" }
+    public func groupTopic(_ group: String) -> String { "herald/groups/\(group)/announce" }
+    /// Every topic the hub subscribes to.
+    public var subscriptions: [String] { [announceTopic] + groups.map(groupTopic) }
+
+    /// A topic level Herald may use as a hub or group name: no MQTT wildcards or separators.
+    public static func isTopicName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HeraldApp
+import HeraldConfig
+import HeraldCore
+import HeraldServer
+import Logging
+import ServiceLifecycle
+
+/// The hub's MQTT link as a `Service` of `herald serve` (DESIGN.md "Reaching hubs"): takes
+/// announcements from `herald/<hub>/announce` and its groups' topics through the same intake as
+/// the HTTP API (source `mqtt`), publishes each outcome to `herald/<hub>/events`, and keeps a
+/// retained `herald/<hub>/status` (`online` on connect; `offline` on a clean stop and as the will).
+///
+/// A broker that is away never stops the daemon: the loop retries with backoff while speech
+/// through the API goes on, and `monitor` tells `/v1/status` how the link stands.
+public struct MQTTLink: Service {
+    public let monitor: LinkMonitor
+    let settings: MQTTSettings
+    let intake: AnnouncementIntake
+    let daemon: AnnouncementDaemon
+    let live: LiveContext
+    let version: String
+    let logger: Logger
+
+    public init(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext, version: String, logger: Logger) {
+        self.settings = settings
+        self.daemon = daemon
+        self.live = live
+        self.version = version
+        self.logger = logger
+        intake = AnnouncementIntake(daemon: daemon, live: live)
+        monitor = LinkMonitor(LinkStatus(broker: settings.brokerURL, hub: settings.hub, clientID: settings.clientID,
+                                         subscriptions: settings.subscriptions))
+    }
+
+    static let offline = Array(#"{"state":"offline"}"#.utf8)
+
+    public func run() async throws {
+        let client: MosquittoClient
+        do {
+            client = try MosquittoClient(settings: settings, will: (settings.statusTopic, Self.offline))
+        } catch {
+            // Bad TLS files and the like: said in the status and the log, the rest of the daemon serves.
+            monitor.moved(to: .stopped, error: "\(error)")
+            logger.error("MQTT link not started: \(error)")
+            try? await gracefulShutdown()
+            return
+        }
+        let outbox = Outbox(client: client, monitor: monitor)
+        client.start()
+        logger.info("MQTT: connecting to \(settings.brokerURL) as \(settings.clientID), topics \(settings.subscriptions.joined(separator: ", "))")
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                for await event in client.events {
+                    switch event {
+                    case .connected:
+                        monitor.moved(to: .connected)
+                        logger.notice("MQTT: connected to \(settings.brokerURL)")
+                        group.addTask {
+                            await outbox.send(settings.statusTopic, await presence(), retain: true, keep: false)
+                            await outbox.flush()
+                        }
+                    case .down(let reason, let retry):
+                        monitor.moved(to: .waiting, error: reason, retryIn: retry)
+                        logger.warning("MQTT: \(settings.brokerURL): \(reason); trying again in \(retry)")
+                    case .message(let topic, let payload):
+                        monitor.update { $0.received += 1 }
+                        // One at a time, so announcements queue in the order the broker delivered them.
+                        if let accepted = await take(topic: topic, payload: payload, outbox: outbox) {
+                            group.addTask { await report(accepted, topic: topic, outbox: outbox) }
+                        }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            // Ends the event stream above once the goodbye is out.
+            Self.stop(client, goodbye: (settings.statusTopic, Self.offline))
+        }
+        // However the loop above ended (graceful shutdown, or the task cancelled), the thread
+        // must be gone before this returns: the process cannot exit while it runs.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.stop(client, goodbye: (settings.statusTopic, Self.offline)) { done.resume() }
+        }
+        monitor.moved(to: .stopped)
+    }
+
+    /// `stop` waits (briefly) for the loop thread: on a thread of its own, not the cooperative pool.
+    private static func stop(_ client: MosquittoClient, goodbye: (String, [UInt8]),
+                             then done: @escaping @Sendable () -> Void = {}) {
+        Thread {
+            client.stop(goodbye: goodbye)
+            done()
+        }.start()
+    }
+
+    /// Validates and queues one message; returns the accepted row whose outcome is still to come.
+    /// Everything else is answered on the events topic at once.
+    private func take(topic: String, payload: [UInt8], outbox: Outbox) async -> AnnouncementRecord? {
+        guard settings.subscriptions.contains(topic) else {
+            logger.warning("MQTT: ignored a message on \(topic), which Herald does not subscribe to")
+            return nil
+        }
+        func refuse(_ error: any Error) async {
+            let (field, message) = (error as? APIError).map { ($0.field, $0.message) } ?? (nil, "\(error)")
+            logger.warning("MQTT: message on \(topic) refused: \(field.map { "\($0): " } ?? "")\(message)")
+            let event = MQTTEvent(hub: settings.hub, topic: topic, requestID: Self.requestID(in: payload), error: message, field: field)
+            await outbox.send(settings.eventsTopic, event.json)
+        }
+        let request: AnnouncementRequest
+        do {
+            // One client for the whole broker: the broker's ACL decides who may publish here.
+            request = try await intake.request(from: payload, format: .detect, source: .mqtt, client: "")
+        } catch {
+            await refuse(error)
+            return nil
+        }
+        do {
+            switch try await intake.submit(request) {
+            case .accepted(let record):
+                return record
+            case .duplicate(let original):
+                await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: original, outcome: "duplicate").json)
+            case .refused(let record, _):
+                await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: record, outcome: "refused").json)
+            }
+        } catch {
+            await refuse(error)
+        }
+        return nil
+    }
+
+    /// Waits for the announcement's outcome and publishes it. A daemon that stops first leaves it
+    /// queued for the next start, without an event.
+    private func report(_ record: AnnouncementRecord, topic: String, outbox: Outbox) async {
+        guard let finished = try? await daemon.waitUntilFinished(id: record.id), finished.outcome != nil else { return }
+        await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: finished).json)
+    }
+
+    /// The retained `online` status: what a backend wants to see of a hub before it sends to it.
+    private func presence() async -> [UInt8] {
+        let report = await StatusReport.gather(context: live.value, sound: await daemon.soundSystem)
+        var object: [String: Any] = ["state": "online", "version": version, "since": ISO8601DateFormatter().string(from: Date())]
+        if let sink = report.sink {
+            object["sink"] = sink.name
+            object["muted"] = sink.muted
+            object["volume_percent"] = sink.volumePercent
+        } else {
+            object["sink_error"] = report.serverError ?? report.sinkError ?? "no sink"
+        }
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// The request id of a payload Herald could not read, when one can be found, so the error
+    /// event names the message it answers.
+    static func requestID(in payload: [UInt8]) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return nil }
+        let data = (object["message"] as? [String: Any])?["data"] as? [String: Any]
+        return (object["request_id"] ?? data?["request_id"]) as? String
+    }
+}
+
+/// Publishes events, keeping those that cannot go out now (the broker away) for the next connect.
+actor Outbox {
+    let client: MosquittoClient
+    let monitor: LinkMonitor
+    private var backlog: [(topic: String, payload: [UInt8])] = []
+    /// Beyond this many waiting events the oldest are dropped: a hub offline for days must not
+    /// grow without bound.
+    static let limit = 10_000
+
+    init(client: MosquittoClient, monitor: LinkMonitor) {
+        self.client = client
+        self.monitor = monitor
+    }
+
+    /// `keep`: hold it for the next connect when it cannot go now (events, not presence).
+    func send(_ topic: String, _ payload: [UInt8], retain: Bool = false, keep: Bool = true) {
+        do {
+            try client.publish(topic, payload, retain: retain)
+            if !retain { monitor.update { $0.eventsPublished += 1 } }
+        } catch {
+            guard keep else { return }
+            backlog.append((topic, payload))
+            if backlog.count > Self.limit { backlog.removeFirst(backlog.count - Self.limit) }
+        }
+    }
+
+    func flush() {
+        let waiting = backlog
+        backlog = []
+        for (topic, payload) in waiting { send(topic, payload) }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// `herald serve` with `mqtt:` against the private Mosquitto broker of scripts/test.sh: the
+/// backend is mosquitto_pub and mosquitto_sub, and what the hub says is heard on the monitor.
+extension OnTheTestSink {
+@Suite(.enabled(if: Broker.shouldRun, "needs the private Mosquitto broker of scripts/test.sh"))
+final class MQTTTests {
+    /// ding.flac's tone.
+    static let ding = 1318.5
+
+    init() throws {
+        try SoundServer.require()
+        try Broker.require()
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+    }
+
+    /// A hub named uniquely for this test, so no test sees another's retained status or session.
+    func hub(groups: [String] = []) throws -> (harness: HeraldHarness, port: Int, name: String) {
+        let name = "hub-\(UUID().uuidString.prefix(8).lowercased())"
+        let port = DaemonTests.port()
+        let harness = try HeraldHarness(extraConfig: """
+            api:
+              listen: 127.0.0.1:\(port)
+            mqtt:
+              broker: \(Broker.url)
+              hub: \(name)
+              groups: [\(groups.joined(separator: ", "))]
+              keepalive: 5s
+            """)
+        return (harness, port, name)
+    }
+
+    /// Starts the daemon and waits until its link says connected in /v1/status.
+    func start(_ hub: (harness: HeraldHarness, port: Int, name: String)) throws -> Daemon {
+        let daemon = try Daemon(hub.harness, port: hub.port)
+        try waitConnected(daemon)
+        return daemon
+    }
+
+    func waitConnected(_ daemon: Daemon, timeout: Double = 15) throws {
+        try SoundServer.waitFor("the MQTT link to connect", timeout: timeout) {
+            (try daemon.get("/v1/status")["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+        }
+    }
+
+    @Test func aPublishIsHeardAndItsOutcomeReported() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        defer { daemon.stop() }
+        #expect(try Broker.retained("herald/\(hub.name)/status")["state"] as? String == "online")
+        let events = try Subscription("herald/\(hub.name)/events")
+        let monitor = try MonitorRecording()
+        try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "till-1/0001", "priority": "high"}"#)
+        let event = try events.waitFor("the played event") { $0["outcome"] as? String == "played" }[0]
+        usleep(200_000)
+        monitor.stop()
+        #expect(monitor.heardLevel(frequency: Self.ding) > 0.01, "heard on the monitor")
+        #expect(event["request_id"] as? String == "till-1/0001")
+        #expect(event["id"] as? String != nil)
+        #expect(event["onset_latency_ms"] as? Int != nil)
+        let rows = try hub.harness.history()
+        #expect(rows.count == 1 && rows.first?["source"] as? String == "mqtt")
+    }
+
+    @Test func theSameRequestIDPublishedThreeTimesPlaysOnce() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        defer { daemon.stop() }
+        let events = try Subscription("herald/\(hub.name)/events")
+        for _ in 0..<3 {
+            try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "till-2/0007"}"#)
+        }
+        try events.waitFor("three events", count: 3)
+        usleep(500_000)
+        let outcomes = events.messages.compactMap { $0["outcome"] as? String }.sorted()
+        #expect(outcomes == ["duplicate", "duplicate", "played"])
+        #expect(Set(events.messages.compactMap { $0["id"] as? String }).count == 1, "the repeats name the original")
+        #expect(try hub.harness.history().count == 1)
+    }
+
+    @Test func aMessageSentWhileTheHubWasStoppedIsSaidWhenItStarts() throws {
+        let hub = try hub()
+        var daemon = try start(hub)
+        daemon.stop()
+        #expect(try Broker.retained("herald/\(hub.name)/status")["state"] as? String == "offline", "a clean stop says offline")
+        // The broker holds these for the hub's persistent session.
+        try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "while-away-1"}"#)
+        try Broker.publish("herald/\(hub.name)/announce",
+                           #"{"action": "speak_tts", "text": "Order twelve is ready", "request_id": "while-away-2"}"#)
+        daemon = try Daemon(hub.harness, port: hub.port)
+        defer { daemon.stop() }
+        try SoundServer.waitFor("both held messages to play", timeout: 30) {
+            try hub.harness.history().filter { $0["outcome"] as? String == "played" }.count == 2
+        }
+        let ids = Set(try hub.harness.history().compactMap { $0["request_id"] as? String })
+        #expect(ids == ["while-away-1", "while-away-2"])
+    }
+
+    @Test func aMalformedMessageGivesAnErrorEventNamingTheFieldAndNothingPlays() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        defer { daemon.stop() }
+        let events = try Subscription("herald/\(hub.name)/events")
+        let monitor = try MonitorRecording()
+        let topic = "herald/\(hub.name)/announce"
+        try Broker.publish(topic, #"{"payment": {"amount": "12.3.4"}, "request_id": "bad-1"}"#)
+        try Broker.publish(topic, #"{"text": "hello", "priority": "urgent", "request_id": "bad-2"}"#)
+        try Broker.publish(topic, #"{"message": {"data": {"action": "speak_tts", "text": ""}}}"#)
+        try Broker.publish(topic, "not json at all")
+        let errors = try events.waitFor("four error events", count: 4) { $0["outcome"] as? String == "error" }
+        usleep(300_000)
+        monitor.stop()
+        let fields = errors.map { $0["field"] as? String ?? "-" }
+        #expect(fields.contains("payment.amount"))
+        #expect(fields.contains("priority"))
+        #expect(fields.contains("message.data.text"))
+        #expect(errors.first { $0["field"] as? String == "payment.amount" }?["request_id"] as? String == "bad-1")
+        #expect(errors.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
+        #expect(monitor.soundSpan() == nil, "nothing played")
+        #expect(try hub.harness.history().isEmpty)
+        #expect(try daemon.get("/v1/health")["status"] as? String == "ok", "the daemon lives on")
+    }
+
+    @Test func theBrokerRestartedUnderTheHubItReconnectsAndTheNextPublishIsHeard() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        defer { daemon.stop() }
+        try Broker.restart()
+        // The hub sees the connection drop at once and is back within its first retry (0.5 s).
+        usleep(1_500_000)
+        try waitConnected(daemon, timeout: 30)
+        // Speech through the API never depended on the broker.
+        #expect(try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding"}"#).1["outcome"] as? String == "played")
+        let events = try Subscription("herald/\(hub.name)/events")
+        let monitor = try MonitorRecording()
+        try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "after-restart"}"#)
+        try events.waitFor("the played event") { $0["request_id"] as? String == "after-restart" && $0["outcome"] as? String == "played" }
+        usleep(200_000)
+        monitor.stop()
+        #expect(monitor.heardLevel(frequency: Self.ding) > 0.01)
+    }
+
+    @Test func aKilledHubIsShownOfflineByItsLastWill() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        #expect(try Broker.retained("herald/\(hub.name)/status")["state"] as? String == "online")
+        daemon.crash()
+        try SoundServer.waitFor("the will", timeout: 15) {
+            try Broker.retained("herald/\(hub.name)/status")["state"] as? String == "offline"
+        }
+    }
+
+    @Test func aGroupPublishIsSaidByEveryHubInTheGroup() throws {
+        let group = "north-\(UUID().uuidString.prefix(6).lowercased())"
+        let first = try hub(groups: [group]), second = try hub(groups: [group])
+        let one = try start(first)
+        defer { one.stop() }
+        let two = try start(second)
+        defer { two.stop() }
+        try Broker.publish("herald/groups/\(group)/announce", #"{"clip": "ding", "request_id": "batch-1"}"#)
+        for hub in [first, second] {
+            try SoundServer.waitFor("\(hub.name) to play the group's message", timeout: 30) {
+                try hub.harness.history().first?["outcome"] as? String == "played"
+            }
+        }
+    }
+}
+}
