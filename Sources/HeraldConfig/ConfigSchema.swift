@@ -9,6 +9,8 @@ enum ConfigSchema {
         case list
         /// A mapping whose keys the user chooses (voice aliases, phrases per language).
         case openMapping
+        /// Named entries, each a section of fields (`reminders.list.medication.text`).
+        case records
     }
 
     static let keys: [String: Kind] = [
@@ -36,6 +38,11 @@ enum ConfigSchema {
         "priorities.low.mute": .scalar, "priorities.low.max_age": .scalar,
         "audio_url.allow_hosts": .list, "audio_url.max_bytes": .scalar, "audio_url.connect_timeout_ms": .scalar,
         "audio_url.timeout_ms": .scalar,
+        "reminders.grace": .scalar, "reminders.escalate": .scalar, "reminders.escalate_attempts": .scalar,
+        "reminders.list": .records,
+        "quiet_hours.windows": .list, "quiet_hours.target_volume": .scalar, "quiet_hours.time_zone": .scalar,
+        "priorities.critical.quiet_hours": .scalar, "priorities.high.quiet_hours": .scalar,
+        "priorities.normal.quiet_hours": .scalar, "priorities.low.quiet_hours": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

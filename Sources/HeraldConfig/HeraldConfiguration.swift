@@ -24,6 +24,9 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// Mute policy and max age per priority (`priorities.<p>`).
     public var priorities: PriorityPolicies = .defaults
     public var audioURL = AudioURLSettings()
+    public var reminders = ReminderSettings()
+    /// `quiet_hours` and `priorities.<p>.quiet_hours`.
+    public var quietHours = QuietHours()
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

@@ -69,7 +69,11 @@ func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
     } catch {
         throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes (api.max_body_bytes)")
     }
-    let bytes = Array(buffer.readableBytesView)
+    return try decodeJSON(type, bytes: Array(buffer.readableBytesView))
+}
+
+/// The same for a body already read.
+func decodeJSON<T: Decodable>(_ type: T.Type, bytes: [UInt8]) throws -> T {
     do { try StrictJSON.check(bytes) } catch { throw APIError.badRequest(error.field, error.message) }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase

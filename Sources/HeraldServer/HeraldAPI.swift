@@ -13,12 +13,15 @@ public struct HeraldAPI: Sendable {
     let daemon: AnnouncementDaemon
     let live: LiveContext
     let version: String
+    /// The daemon's reminders; nil answers the reminder routes 503 (a server built without them).
+    let reminders: ReminderService?
 
     /// Every request reads the config in force now: a reload applies to the API at once.
-    public init(daemon: AnnouncementDaemon, live: LiveContext, version: String) {
+    public init(daemon: AnnouncementDaemon, live: LiveContext, version: String, reminders: ReminderService? = nil) {
         self.daemon = daemon
         self.live = live
         self.version = version
+        self.reminders = reminders
     }
 
     var context: HeraldContext { live.value }
@@ -107,6 +110,7 @@ public struct HeraldAPI: Sendable {
             return JSONResponse(value: ["paused": false])
         }
         on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         return router
     }
 
@@ -163,6 +167,7 @@ public struct HeraldAPI: Sendable {
         var daemon: AnnouncementDaemon.Snapshot
         var cacheHitRate: Double?
         var cacheEntries: Int?
+        var reminders: ReminderStatus?
     }
 
     /// The settings in force, so an admin sees a reload take.
@@ -192,6 +197,7 @@ public struct HeraldAPI: Sendable {
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),
-                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries)
+                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries,
+                      reminders: await reminderStatus())
     }
 }

@@ -41,14 +41,16 @@ extension Herald {
             // One attempt before serving, so a pending journal is applied first when a server answers.
             await connector.connectOnce()
             let daemon = AnnouncementDaemon(context: live.value, connector: connector)
-            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version)
+            let reminders = ReminderService(live: live, daemon: daemon)
+            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version, reminders: reminders)
             let app = api.application(logger: logger)
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
             // every request waiting for an outcome), so the API's graceful stop never waits on it.
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: app),
-                           .init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)),
-                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live))],
+                           .init(service: ConfigReloader(daemon: daemon, reminders: reminders, live: live, logger: logger)),
+                           .init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live,
+                                                        reminders: reminders))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
             try await group.run()
@@ -63,11 +65,14 @@ struct DaemonService: Service {
     let connector: SoundConnector
     let soundChanges: AsyncStream<Void>
     let live: LiveContext
+    let reminders: ReminderService
 
     func run() async throws {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await connector.run() }
+                // Reminders feed the queue; they stop with it (cancelled below).
+                group.addTask { await reminders.run() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
                 group.addTask {
                     // A log that could not be written is written as soon as the disk lets it.

@@ -1,10 +1,11 @@
+import Foundation
 import ArgumentParser
 import HeraldApp
 
 extension Herald {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the server, the sink, its streams, and what the safeguard would do now.")
+            abstract: "Show the server, the sink, its streams, what the safeguard would do now, and the daemon's reminders.")
 
         @OptionGroup var options: GlobalOptions
 
@@ -14,7 +15,23 @@ extension Herald {
         func run() async throws {
             let context = try await options.makeContext()
             let report = await StatusReport.gather(context: context)
-            print(json ? try jsonString(report) : report.text)
+            // Reminders live in the daemon: shown when one answers.
+            let status = try? await DaemonClient(settings: context.configuration.api).call(.GET, "/v1/status")
+            let reminders = status.flatMap { ($0.status == 200 ? try? JSONSerialization.jsonObject(with: $0.body) : nil) as? [String: Any] }?["reminders"] as? [String: Any]
+            if json {
+                var object = (try JSONSerialization.jsonObject(with: Data(try jsonString(report).utf8)) as? [String: Any]) ?? [:]
+                if let reminders { object["reminders"] = reminders }
+                print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                return
+            }
+            print(report.text)
+            guard let reminders else { return }
+            let next = reminders["next"] as? [[String: Any]] ?? []
+            print(next.isEmpty ? "reminders: none due" : "next reminders:")
+            for due in next { print("  \(due["due"] as? String ?? "?")  \(due["id"] as? String ?? "")  \(due["text"] as? String ?? "")") }
+            for waiting in reminders["waiting_for_ack"] as? [[String: Any]] ?? [] {
+                print("  WAITING for an acknowledgement: \(waiting["id"] as? String ?? "")  \(waiting["body"] as? String ?? "")  since \(waiting["waiting_since"] as? String ?? "")  (herald remind ack \(waiting["id"] as? String ?? ""))")
+            }
         }
     }
 }

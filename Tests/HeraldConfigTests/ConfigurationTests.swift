@@ -40,6 +40,8 @@ import Testing
         #expect(configuration.queue == defaults.queue)
         #expect(configuration.priorities == PriorityPolicies.defaults)
         #expect(configuration.audioURL == defaults.audioURL)
+        #expect(configuration.reminders == defaults.reminders)
+        #expect(configuration.quietHours == defaults.quietHours)
     }
 
     @Test func valuesAreRead() async throws {
