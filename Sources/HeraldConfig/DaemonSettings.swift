@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// The queue of `herald serve`.
 public struct QueueSettings: Sendable, Equatable {

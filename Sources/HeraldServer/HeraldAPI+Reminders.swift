@@ -115,7 +115,7 @@ extension HeraldAPI {
                 if let name = payload.by {
                     guard !name.isEmpty, name.count <= 100,
                           name.unicodeScalars.allSatisfy({ ![.control, .format].contains($0.properties.generalCategory) }) else {
-                        throw APIError.badRequest("by", "must be 1 to 100 characters without control characters, like \\"Anna\\"")
+                        throw APIError.badRequest("by", "must be 1 to 100 characters without control characters, like Anna")
                     }
                     by = name
                 }

@@ -39,12 +39,19 @@ struct DaemonClient {
         return try decoder.decode(AnnouncementRecord.self, from: data)
     }
 
+    /// The methods the CLI uses (NIO's own type is not this target's to import).
+    enum Verb { case GET, POST, DELETE }
+
     /// One call to the daemon's API: (status, body); nil when no daemon answers.
-    func call(_ method: HTTPMethod, _ path: String, json: [String: Any]? = nil) async throws -> (status: Int, body: Data)? {
+    func call(_ method: Verb, _ path: String, json: [String: Any]? = nil) async throws -> (status: Int, body: Data)? {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = client.shutdown() }
         var request = HTTPClientRequest(url: settings.baseURL + path)
-        request.method = method
+        switch method {
+        case .GET: request.method = .GET
+        case .POST: request.method = .POST
+        case .DELETE: request.method = .DELETE
+        }
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")

@@ -206,7 +206,7 @@ private func localTime(_ text: String?) -> String {
 }
 
 /// Calls the daemon; its refusal becomes one line naming the option (or field) and what to do.
-private func daemonCall(_ options: GlobalOptions, _ method: HTTPMethod, _ path: String, json: [String: Any]? = nil,
+private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, json: [String: Any]? = nil,
                         flags: [String: String] = [:]) async throws -> Data {
     let context = try await options.makeContext()
     let client = DaemonClient(settings: context.configuration.api)

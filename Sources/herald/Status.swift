@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import HeraldApp
+import HeraldConfig
 
 extension Herald {
     struct Status: AsyncParsableCommand {
@@ -16,8 +17,7 @@ extension Herald {
             let context = try await options.makeContext()
             let report = await StatusReport.gather(context: context)
             // Reminders live in the daemon: shown when one answers.
-            let status = try? await DaemonClient(settings: context.configuration.api).call(.GET, "/v1/status")
-            let reminders = status.flatMap { ($0.status == 200 ? try? JSONSerialization.jsonObject(with: $0.body) : nil) as? [String: Any] }?["reminders"] as? [String: Any]
+            let reminders = await Herald.daemonReminders(context.configuration.api)
             if json {
                 var object = (try JSONSerialization.jsonObject(with: Data(try jsonString(report).utf8)) as? [String: Any]) ?? [:]
                 if let reminders { object["reminders"] = reminders }
@@ -33,5 +33,12 @@ extension Herald {
                 print("  WAITING for an acknowledgement: \(waiting["id"] as? String ?? "")  \(waiting["body"] as? String ?? "")  since \(waiting["waiting_since"] as? String ?? "")  (herald remind ack \(waiting["id"] as? String ?? ""))")
             }
         }
+    }
+
+    /// The `reminders` part of a running daemon's `/v1/status`; nil when none answers.
+    static func daemonReminders(_ api: APISettings) async -> [String: Any]? {
+        guard let reply = try? await DaemonClient(settings: api).call(.GET, "/v1/status"), reply.status == 200,
+              let status = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] else { return nil }
+        return status["reminders"] as? [String: Any]
     }
 }
