@@ -34,6 +34,8 @@ public actor AnnouncementDaemon {
         public var soundServer: String
         /// Why queued announcements are not playing now (no server, no sink), if they are not.
         public var waitingFor: String?
+        /// Held by quiet hours until they end.
+        public var deferred: Int
     }
 
     private(set) var context: HeraldContext
@@ -44,6 +46,8 @@ public actor AnnouncementDaemon {
     struct Queued: Sendable {
         var request: AnnouncementRequest
         var record: AnnouncementRecord
+        /// Quiet hours' `play_quieter` target volume, decided when it came in.
+        var quietTarget: Volume?
     }
     typealias Entry = AnnouncementQueue<Queued>.Entry
 
@@ -58,6 +62,9 @@ public actor AnnouncementDaemon {
     private var retry: Task<Void, Never>?
     private var lastPlayedID: String?
     private let startedAt = Date()
+    /// Held by quiet hours (`defer`), in arrival order, until the window ends.
+    private var deferred: [Entry] = []
+    private var deferredRelease: Task<Void, Never>?
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     public init(context: HeraldContext, connector: SoundConnector) {
@@ -90,8 +97,12 @@ public actor AnnouncementDaemon {
             }
             throw HeraldFailure.io("could not log the announcement")
         }
-        let entry = Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt,
+        var entry = Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt,
                           item: Queued(request: request, record: record))
+        switch await applyQuietHours(to: &entry) {
+        case .queue: break
+        case .held(let row): return .accepted(row)
+        }
         let (admission, interrupt) = machine.submit(entry)
         if case .refusedFull(let limit) = admission {
             var failed = record
@@ -150,6 +161,7 @@ public actor AnnouncementDaemon {
         self.context = context
         announcer = Announcer(context: context)
         machine.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
+        scheduleDeferredRelease()
         logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
         wake.yield()
     }
@@ -157,6 +169,8 @@ public actor AnnouncementDaemon {
     /// Fades out what plays, restores, and ends `run`; what waits stays queued in the log.
     public func stop() {
         retry?.cancel()
+        // What quiet hours hold stays unfinished in the log: the next start decides again.
+        deferredRelease?.cancel()
         if machine.shutDown() { playing?.cancel() }
         wake.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
@@ -174,7 +188,8 @@ public actor AnnouncementDaemon {
                         currentElapsedMilliseconds: playing.map { Int(Date().timeIntervalSince($0.startedAt) * 1000) },
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
-                        paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor)
+                        paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,
+                        deferred: deferred.count)
     }
 
     /// Stops the current announcement (fading it) and moves on; false when nothing plays.
@@ -216,6 +231,44 @@ public actor AnnouncementDaemon {
         if machine.stopCurrent(reason) { playing?.cancel() }
     }
 
+    // MARK: - Quiet hours (the decisions are in AnnouncementDaemon+QuietHours.swift)
+
+    func holdDeferred(_ entry: Entry) {
+        deferred.append(entry)
+        scheduleDeferredRelease()
+    }
+
+    func takeDeferred() -> [Entry] {
+        defer { deferred = [] }
+        return deferred
+    }
+
+    /// Queues an entry released from quiet hours; a full queue logs it `failed`.
+    func enqueue(_ entry: Entry) async {
+        let (admission, interrupt) = machine.submit(entry)
+        if interrupt { playing?.cancel() }
+        if case .refusedFull(let limit) = admission {
+            var record = entry.item.record
+            record.outcome = .failed
+            record.error = "queue full (\(limit) waiting) when quiet hours ended"
+            record.finishedAt = Date()
+            await log(record)
+        }
+        wake.yield()
+    }
+
+    /// Wakes when the quiet hours holding deferred entries end (again after a reload).
+    func scheduleDeferredRelease() {
+        deferredRelease?.cancel()
+        guard !deferred.isEmpty, !machine.stopping else { return }
+        let end = context.configuration.quietHours.end(after: Date()) ?? Date()
+        deferredRelease = Task { [weak self] in
+            let delay = max(0, end.timeIntervalSinceNow) + 0.01
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            await self?.releaseDeferred()
+        }
+    }
+
     // MARK: - The worker
 
     private func drain() async {
@@ -237,7 +290,9 @@ public actor AnnouncementDaemon {
                 let (end, record) = await turn(entry)
                 switch machine.end(end) {
                 case .log:
+                    var record = record
                     if record.outcome == .played { lastPlayedID = entry.id }
+                    if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
                     await log(record)
                 case .replay(let closeSession):
                     logger.notice("announcement \(entry.id) will be said again (\(end))")
@@ -275,7 +330,7 @@ public actor AnnouncementDaemon {
             record.finishedAt = Date()
             return (.finished(interrupted: true), record)
         }
-        if let open = session, open.sound !== sound { await closeSession() }
+        if let open = session, open.sound !== sound || open.quietTarget != entry.item.quietTarget { await closeSession() }
         if let open = session, context.configuration.safeguard.sinkName == nil,
            let target = try? await context.targetSinkName(on: sound), target != open.sinkName {
             // The default sink changed between two announcements: the next opens on the new one.
@@ -284,7 +339,7 @@ public actor AnnouncementDaemon {
         if session == nil {
             do {
                 switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
-                                                       lockTimeout: .seconds(30)) {
+                                                       quietTarget: entry.item.quietTarget, lockTimeout: .seconds(30)) {
                 case .suppressedMuted(let sink):
                     Announcer.markSuppressed(&record, sink: sink)
                     return (.suppressed, record)
@@ -400,7 +455,7 @@ public actor AnnouncementDaemon {
         await log(record)
     }
 
-    private func log(_ record: AnnouncementRecord) async {
+    func log(_ record: AnnouncementRecord) async {
         do { try await context.store.record(record) } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
@@ -422,8 +477,9 @@ public actor AnnouncementDaemon {
         guard let rows = try? await context.store.unfinished() else { return }
         for row in rows {
             guard let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
-            _ = machine.submit(Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt,
-                                     item: Queued(request: request, record: row)))
+            var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
+            guard case .queue = await applyQuietHours(to: &entry) else { continue }
+            _ = machine.submit(entry)
         }
         if !rows.isEmpty { logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop") }
     }

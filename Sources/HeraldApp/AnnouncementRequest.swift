@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 
 /// One thing to say, as it comes in from the CLI (later: the API, push, reminders).
@@ -22,6 +23,22 @@ public struct AnnouncementRequest: Sendable {
     public var requestID: String?
     /// Who sent it within its source: request ids are unique per source and client.
     public var client: String
+    /// The reminder this is a firing of (source `reminder`).
+    public var reminder: ReminderFiring?
+
+    /// Which reminder, which occurrence, and whether it is said after its time.
+    public struct ReminderFiring: Sendable, Equatable {
+        public var id: String
+        public var due: Date
+        /// Said after the grace started running (the hub was off): logged `late` once played.
+        public var late: Bool
+
+        public init(id: String, due: Date, late: Bool) {
+            self.id = id
+            self.due = due
+            self.late = late
+        }
+    }
 
     public init(body: Body, priority: Priority = .normal, source: AnnouncementSource = .cli, client: String = "",
                 language: String? = nil, voice: String? = nil, chime: String? = nil, requestID: String? = nil) {
@@ -68,5 +85,7 @@ public struct AnnouncementRequest: Sendable {
         }
         self.init(body: body, priority: record.priority, source: record.source, client: record.client, language: record.language,
                   voice: record.voice, requestID: record.requestID)
+        // After a restart the occurrence is not known; a firing that was late stays said as such by its error text.
+        reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: false) }
     }
 }

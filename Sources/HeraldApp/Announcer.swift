@@ -75,9 +75,11 @@ public struct Announcer: Sendable {
 
     /// A new log row for `request`, not yet played.
     public static func record(for request: AnnouncementRequest) -> AnnouncementRecord {
-        AnnouncementRecord(requestID: request.requestID, client: request.client, source: request.source, priority: request.priority,
-                           bodyKind: request.bodyKind, body: request.bodyText,
-                           language: request.language, voice: request.voice, queuedAt: Date())
+        var record = AnnouncementRecord(requestID: request.requestID, client: request.client, source: request.source,
+                                        priority: request.priority, bodyKind: request.bodyKind, body: request.bodyText,
+                                        language: request.language, voice: request.voice, queuedAt: Date())
+        record.reminderID = request.reminder?.id
+        return record
     }
 
     /// Audio for `request`: the file, the cache, the voice pack or the synthesizer.

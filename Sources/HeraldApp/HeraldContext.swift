@@ -79,9 +79,16 @@ public struct HeraldContext: Sendable {
     }
 
     /// The safeguard over `sound`, with this process's settings.
-    public func safeguard(on sound: any SoundSystem) -> Safeguard {
-        Safeguard(sound: sound, journal: store, settings: configuration.safeguard,
-                  clock: ContinuousClock(), logger: logger, processID: getpid())
+    /// - Parameter quietTarget: during quiet hours with `play_quieter`, the target volume (a sink
+    ///   is raised only to it; never lowered, as at any other time).
+    public func safeguard(on sound: any SoundSystem, quietTarget: Volume? = nil) -> Safeguard {
+        var settings = configuration.safeguard
+        if let quietTarget {
+            settings.targetVolume = min(settings.targetVolume, quietTarget)
+            settings.minVolume = min(settings.minVolume, settings.targetVolume)
+        }
+        return Safeguard(sound: sound, journal: store, settings: settings,
+                         clock: ContinuousClock(), logger: logger, processID: getpid())
     }
 
     /// The sink to use now: the configured one, else the server's default (DESIGN.md rule 1).

@@ -15,11 +15,14 @@ public final class SafeguardSession: Sendable {
     /// The sink as it was before the safeguard changed it.
     public let before: SinkState
     public let entry: JournalEntry
+    /// The quiet-hours target it was opened with, if any: a louder announcement needs another session.
+    public let quietTarget: Volume?
     let safeguard: Safeguard
     let lock: ProcessLock
 
     private init(sound: PulseConnection, sinkName: String, before: SinkState, entry: JournalEntry,
-                 safeguard: Safeguard, lock: ProcessLock) {
+                 quietTarget: Volume?, safeguard: Safeguard, lock: ProcessLock) {
+        self.quietTarget = quietTarget
         self.sound = sound
         self.sinkName = sinkName
         self.before = before
@@ -30,11 +33,12 @@ public final class SafeguardSession: Sendable {
 
     /// Takes the lock, restores any journal a dead process left, and opens the safeguard on the
     /// target sink with the mute policy of `priority` (critical always overrides).
+    /// - Parameter quietTarget: quiet hours' `play_quieter` target volume, if it applies.
     public static func open(context: HeraldContext, sound: PulseConnection, priority: Priority,
-                            lockTimeout: Duration) async throws -> Opening {
+                            quietTarget: Volume? = nil, lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {
-            let safeguard = context.safeguard(on: sound)
+            let safeguard = context.safeguard(on: sound, quietTarget: quietTarget)
             try await context.recoverPendingJournal(with: safeguard)
             let sinkName = try await context.targetSinkName(on: sound)
             let mute = context.configuration.priorities.mutePolicy(
@@ -45,7 +49,7 @@ public final class SafeguardSession: Sendable {
                 return .suppressedMuted(sink)
             case .opened(let before, let entry):
                 return .opened(SafeguardSession(sound: sound, sinkName: sinkName, before: before, entry: entry,
-                                                safeguard: safeguard, lock: lock))
+                                                quietTarget: quietTarget, safeguard: safeguard, lock: lock))
             }
         } catch {
             lock.release()

@@ -9,6 +9,8 @@ enum ConfigSchema {
         case list
         /// A mapping whose keys the user chooses (voice aliases, phrases per language).
         case openMapping
+        /// Named entries, each a section of fields (`reminders.list.medication.text`).
+        case records
     }
 
     static let keys: [String: Kind] = [
@@ -39,6 +41,11 @@ enum ConfigSchema {
         "mqtt.broker": .scalar, "mqtt.client_id": .scalar, "mqtt.hub": .scalar, "mqtt.groups": .list,
         "mqtt.username": .scalar, "mqtt.password": .scalar, "mqtt.cert": .scalar, "mqtt.key": .scalar, "mqtt.ca": .scalar,
         "mqtt.keepalive": .scalar,
+        "reminders.grace": .scalar, "reminders.escalate": .scalar, "reminders.escalate_attempts": .scalar,
+        "reminders.list": .records,
+        "quiet_hours.windows": .list, "quiet_hours.target_volume": .scalar, "quiet_hours.time_zone": .scalar,
+        "priorities.critical.quiet_hours": .scalar, "priorities.high.quiet_hours": .scalar,
+        "priorities.normal.quiet_hours": .scalar, "priorities.low.quiet_hours": .scalar,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// The queue of `herald serve`.
 public struct QueueSettings: Sendable, Equatable {
@@ -58,6 +59,21 @@ public struct AudioURLSettings: Sendable, Equatable {
     public var maxBytes: Int64 = 5_000_000
     public var connectTimeoutMilliseconds = 2000
     public var timeoutMilliseconds = 10_000
+
+    public init() {}
+}
+
+/// Reminders (`reminders:`): the admin's list, how late one may still be said, whom to tell.
+public struct ReminderSettings: Sendable, Equatable {
+    /// A reminder due while the hub was off is still said this long after its due time (`late`);
+    /// beyond it, it is logged `missed`.
+    public var grace: Duration = .seconds(15 * 60)
+    /// The webhook for reminders without their own `escalate`; nil for none.
+    public var escalate: String?
+    /// How many times a webhook POST is tried before it is given up (backoff doubling from 1 s).
+    public var escalateAttempts = 5
+    /// `reminders.list`, owned by the config file.
+    public var list: [Reminder] = []
 
     public init() {}
 }

@@ -26,6 +26,9 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var audioURL = AudioURLSettings()
     /// The MQTT link; nil when `mqtt.broker` is not set.
     public var mqtt: MQTTSettings?
+    public var reminders = ReminderSettings()
+    /// `quiet_hours` and `priorities.<p>.quiet_hours`.
+    public var quietHours = QuietHours()
 
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {

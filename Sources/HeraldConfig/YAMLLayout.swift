@@ -12,6 +12,8 @@ struct YAMLLayout {
     var mappings: [String: [(String, String)]] = [:]
     /// The items of lists (`cache.warm`).
     var listItems: [String: [String]] = [:]
+    /// The named entries of record sections (`reminders.list`), in file order, with their lines.
+    var records: [String: [(name: String, line: Int?, fields: Node.Mapping)]] = [:]
     /// False when no value can be read (not YAML, not a mapping, anchors): only `problems` count.
     var isParsable = true
     /// True for a file without keys (empty, comments only, `---`): every default applies.
@@ -113,6 +115,24 @@ struct YAMLLayout {
             }
         case (.openMapping, .mapping(let entries)):
             record(entries, prefix: key, file: file)
+        case (.records, .mapping(let entries)):
+            var found: [(name: String, line: Int?, fields: Node.Mapping)] = []
+            for (nameNode, fields) in entries {
+                let entryLine = nameNode.mark?.line
+                guard let name = nameNode.scalar?.string, case .mapping(let mapping) = fields else {
+                    problems.append(ConfigProblem(file: file, line: entryLine, key: key,
+                                                  message: "each entry must be a name followed by its fields indented below it (text:, schedule:, ...)"))
+                    continue
+                }
+                lines["\(key).\(name)"] = entryLine
+                recordLines(mapping, prefix: "\(key).\(name)")
+                found.append((name, entryLine, mapping))
+            }
+            records[key] = found
+        case (.records, _) where Self.isBlank(value):
+            records[key] = []
+        case (.records, _):
+            problem("must be a section of named entries, each with its fields indented below it")
         case (.list, _) where Self.isBlank(value):
             listItems[key] = []
         case (.openMapping, _) where Self.isBlank(value):
@@ -147,6 +167,15 @@ struct YAMLLayout {
             entries.append((keyScalar.string, scalar.string))
         }
         mappings[prefix] = entries
+    }
+
+    /// Lines of every field below a record entry, so its errors name their own line.
+    private mutating func recordLines(_ mapping: Node.Mapping, prefix: String) {
+        for (keyNode, value) in mapping {
+            guard let name = keyNode.scalar?.string else { continue }
+            lines["\(prefix).\(name)"] = keyNode.mark?.line
+            if case .mapping(let nested) = value { recordLines(nested, prefix: "\(prefix).\(name)") }
+        }
     }
 
     /// `key:` with nothing after it, `~`, `null` or `""`: the key keeps its default.

@@ -19,6 +19,12 @@ public enum ClipSource: String, Sendable, Codable {
 public enum Outcome: String, Sendable, Codable, CaseIterable {
     case played, interrupted, suppressedMuted = "suppressed_muted", coalesced, duplicate, failed
     case droppedStale = "dropped_stale"
+    /// A reminder said after its due time, within `reminders.grace` (the hub was off or away).
+    case late
+    /// A reminder due beyond the grace: not said.
+    case missed
+    /// Quiet hours, and the priority's `quiet_hours` policy is `suppress`.
+    case suppressedQuiet = "suppressed_quiet"
 }
 
 /// One row of the announcement log (DESIGN.md "Log").
@@ -48,6 +54,8 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     public var durationMilliseconds: Int?
     public var outcome: Outcome?
     public var error: String?
+    /// The reminder this firing came from (source `reminder`).
+    public var reminderID: String?
 
     /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
     /// `request_id` one way and back into `requestId` the other.
@@ -57,7 +65,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         case mutedBefore = "muted_before", volumeBefore = "volume_before", volumePlayed = "volume_played"
         case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
         case finishedAt = "finished_at", onsetLatencyMilliseconds = "onset_latency_milliseconds"
-        case durationMilliseconds = "duration_milliseconds"
+        case durationMilliseconds = "duration_milliseconds", reminderID = "reminder_id"
     }
 
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",

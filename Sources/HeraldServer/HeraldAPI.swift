@@ -16,15 +16,18 @@ public struct HeraldAPI: Sendable {
     let intake: AnnouncementIntake
     /// The MQTT link's state for `/v1/status`; nil when there is no link.
     let link: @Sendable () -> LinkStatus?
+    /// The daemon's reminders; nil answers the reminder routes 503 (a server built without them).
+    let reminders: ReminderService?
 
     /// Every request reads the config in force now: a reload applies to the API at once.
     public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
-                link: @escaping @Sendable () -> LinkStatus? = { nil }) {
+                link: @escaping @Sendable () -> LinkStatus? = { nil }, reminders: ReminderService? = nil) {
         self.daemon = daemon
         self.live = live
         self.version = version
         self.intake = AnnouncementIntake(daemon: daemon, live: live)
         self.link = link
+        self.reminders = reminders
     }
 
     var context: HeraldContext { live.value }
@@ -109,6 +112,7 @@ public struct HeraldAPI: Sendable {
             return JSONResponse(value: ["paused": false])
         }
         on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         return router
     }
 
@@ -167,6 +171,7 @@ public struct HeraldAPI: Sendable {
         var cacheEntries: Int?
         /// The MQTT link (`mqtt:`); absent when it is off.
         var mqtt: LinkStatus?
+        var reminders: ReminderStatus?
     }
 
     /// The settings in force, so an admin sees a reload take.
@@ -196,6 +201,7 @@ public struct HeraldAPI: Sendable {
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),
-                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries, mqtt: link())
+                      cacheHitRate: totals?.hitRate, cacheEntries: totals?.entries, mqtt: link(),
+                      reminders: await reminderStatus())
     }
 }

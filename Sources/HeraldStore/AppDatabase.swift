@@ -134,6 +134,35 @@ public struct AppDatabase: Sendable {
             try db.create(index: "announcement_request", on: "announcement", columns: ["source", "client", "request_id"],
                           unique: true, condition: Column("request_id") != nil)
         }
+        migrator.registerMigration("v5: reminders") { db in
+            try db.alter(table: "announcement") { t in t.add(column: "reminder_id", .text).indexed() }
+            try db.create(table: "reminder") { t in
+                t.primaryKey("id", .text)
+                // The reminder as the API shows it: one shape to read, write and answer.
+                t.column("definition", .jsonText).notNull()
+                t.column("origin", .text).notNull()
+                t.column("next_due", .datetime).indexed()
+                t.column("waiting", .jsonText)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(table: "reminder_ack") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminder_id", .text).notNull().indexed()
+                t.column("due_at", .datetime).notNull()
+                t.column("acked_at", .datetime).notNull()
+                t.column("acked_by", .text).notNull()
+            }
+            try db.create(table: "escalation") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("reminder_id", .text).notNull().indexed()
+                t.column("due_at", .datetime).notNull()
+                t.column("reason", .text).notNull()
+                t.column("url", .text).notNull()
+                t.column("attempts", .integer).notNull()
+                t.column("delivered_at", .datetime)
+                t.column("error", .text)
+            }
+        }
         return migrator
     }
 }

@@ -10,6 +10,7 @@ import UnixSignals
 /// returns would end the whole daemon) and answers SIGHUP with a note, never by dying of it.
 struct ConfigReloader: Service {
     let daemon: AnnouncementDaemon
+    let reminders: ReminderService
     let live: LiveContext
     let logger: Logger
 
@@ -56,6 +57,7 @@ struct ConfigReloader: Service {
             let next = try current.reloaded(with: configuration)
             live.replace(with: next)
             await daemon.reload(next)
+            await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
         } catch {
             logger.error("config reload after \(reason) failed; the old config keeps running: \(error)")

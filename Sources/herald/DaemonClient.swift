@@ -51,6 +51,29 @@ struct DaemonClient {
         return try decoder.decode(AnnouncementRecord.self, from: data)
     }
 
+    /// The methods the CLI uses (NIO's own type is not this target's to import).
+    enum Verb { case GET, POST, DELETE }
+
+    /// One call to the daemon's API: (status, body); nil when no daemon answers.
+    func call(_ method: Verb, _ path: String, json: [String: Any]? = nil) async throws -> (status: Int, body: Data)? {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        var request = HTTPClientRequest(url: settings.baseURL + path)
+        switch method {
+        case .GET: request.method = .GET
+        case .POST: request.method = .POST
+        case .DELETE: request.method = .DELETE
+        }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(Array(try JSONSerialization.data(withJSONObject: json)))
+        }
+        guard let response = try? await client.execute(request, timeout: .seconds(30)) else { return nil }
+        let body = try await response.body.collect(upTo: 1 << 22)
+        return (Int(response.status.code), Data(body.readableBytesView))
+    }
+
     /// The API's JSON for `request`; nil for what only runs locally (a file path).
     static func payload(for request: AnnouncementRequest) -> [String: Any]? {
         var payload: [String: Any] = ["priority": request.priority.rawValue]

@@ -10,5 +10,5 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
         subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Restore.self, CacheCommand.self,
-                      PackCommand.self, ConfigCommand.self])
+                      PackCommand.self, ConfigCommand.self, Remind.self])
 }

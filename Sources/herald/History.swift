@@ -40,6 +40,7 @@ extension Herald {
                 }
                 if row.streamsDucked > 0 { line += "  ducked=\(row.streamsDucked)" }
                 if let onset = row.onsetLatencyMilliseconds { line += "  onset=\(onset)ms" }
+                if let reminder = row.reminderID { line += "  reminder=\(reminder)" }
                 if let error = row.error { line += "  error: \(error)" }
                 print(line)
             }

@@ -48,7 +48,9 @@ extension Herald {
                 MQTTLink(settings: $0, daemon: daemon, live: live, version: Herald.version, logger: logger)
             }
             let monitor = link?.monitor
-            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version, link: { monitor?.snapshot() })
+            let reminders = ReminderService(live: live, daemon: daemon)
+            let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version, link: { monitor?.snapshot() },
+                                reminders: reminders)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: api.application(logger: logger))]
             let socket = LocalAPISocket.claim(port: live.value.configuration.api.port, logger: logger)
             if let socket { services.append(.init(service: api.application(logger: logger, socket: socket))) }
@@ -58,9 +60,10 @@ extension Herald {
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
             // every request waiting for an outcome), so neither the API's nor the MQTT link's
             // graceful stop waits on it; the link then says `offline` and disconnects.
-            services.append(.init(service: ConfigReloader(daemon: daemon, live: live, logger: logger)))
+            services.append(.init(service: ConfigReloader(daemon: daemon, reminders: reminders, live: live, logger: logger)))
             if let link { services.append(.init(service: link)) }
-            services.append(.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live)))
+            services.append(.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live,
+                                                         reminders: reminders)))
             let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
             try await group.run()
@@ -75,11 +78,14 @@ struct DaemonService: Service {
     let connector: SoundConnector
     let soundChanges: AsyncStream<Void>
     let live: LiveContext
+    let reminders: ReminderService
 
     func run() async throws {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await connector.run() }
+                // Reminders feed the queue; they stop with it (cancelled below).
+                group.addTask { await reminders.run() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
                 group.addTask {
                     // A log that could not be written is written as soon as the disk lets it.

@@ -1,12 +1,14 @@
+import Foundation
 import ArgumentParser
 import Foundation
 import HeraldApp
 import HeraldServer
+import HeraldConfig
 
 extension Herald {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the server, the sink, its streams, and what the safeguard would do now.",
+            abstract: "Show the server, the sink, its streams, what the safeguard would do now, and the daemon's reminders.",
             discussion: "With a daemon running and `mqtt:` configured, also its MQTT link: connected, or what it waits for.")
 
         @OptionGroup var options: GlobalOptions
@@ -18,11 +20,23 @@ extension Herald {
             let context = try await options.makeContext()
             let report = await StatusReport.gather(context: context)
             let link = context.configuration.mqtt == nil ? nil : await DaemonClient(settings: context.configuration.api).link()
+            // Reminders live in the daemon: shown when one answers.
+            let reminders = await Herald.daemonReminders(context.configuration.api)
             if json {
-                print(try jsonString(Combined(report: report, mqtt: link)))
-            } else {
-                print(report.text)
-                if let link { print(link.text) }
+                let combined = try jsonString(Combined(report: report, mqtt: link))
+                var object = (try JSONSerialization.jsonObject(with: Data(combined.utf8)) as? [String: Any]) ?? [:]
+                if let reminders { object["reminders"] = reminders }
+                print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                return
+            }
+            print(report.text)
+            if let link { print(link.text) }
+            guard let reminders else { return }
+            let next = reminders["next"] as? [[String: Any]] ?? []
+            print(next.isEmpty ? "reminders: none due" : "next reminders:")
+            for due in next { print("  \(due["due"] as? String ?? "?")  \(due["id"] as? String ?? "")  \(due["text"] as? String ?? "")") }
+            for waiting in reminders["waiting_for_ack"] as? [[String: Any]] ?? [] {
+                print("  WAITING for an acknowledgement: \(waiting["id"] as? String ?? "")  \(waiting["body"] as? String ?? "")  since \(waiting["waiting_since"] as? String ?? "")  (herald remind ack \(waiting["id"] as? String ?? ""))")
             }
         }
     }
@@ -39,5 +53,12 @@ extension Herald {
         }
 
         enum Key: String, CodingKey { case mqtt }
+    }
+
+    /// The `reminders` part of a running daemon's `/v1/status`; nil when none answers.
+    static func daemonReminders(_ api: APISettings) async -> [String: Any]? {
+        guard let reply = try? await DaemonClient(settings: api).call(.GET, "/v1/status"), reply.status == 200,
+              let status = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] else { return nil }
+        return status["reminders"] as? [String: Any]
     }
 }

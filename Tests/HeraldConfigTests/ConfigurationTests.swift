@@ -41,6 +41,8 @@ import Testing
         #expect(configuration.priorities == PriorityPolicies.defaults)
         #expect(configuration.audioURL == defaults.audioURL)
         #expect(configuration.mqtt == nil, "MQTT is off by default")
+        #expect(configuration.reminders == defaults.reminders)
+        #expect(configuration.quietHours == defaults.quietHours)
     }
 
     @Test func valuesAreRead() async throws {

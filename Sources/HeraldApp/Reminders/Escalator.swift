@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldCore
+import HeraldStore
+import Logging
+
+/// Tells a caregiver: POSTs a JSON event to a webhook, retried with backoff, each attempt logged
+/// in the `escalation` table. Runs beside speech, never in its way.
+public struct Escalator: Sendable {
+    /// The JSON a webhook receives.
+    public struct Event: Codable, Sendable, Equatable {
+        public var event: String
+        public var reminder: String
+        public var text: String
+        public var due: Date
+        /// `unacknowledged` or `missed`.
+        public var outcome: String
+        public var priority: String
+        public var sentAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case event, reminder, text, due, outcome, priority
+            case sentAt = "sent_at"
+        }
+    }
+
+    let database: AppDatabase
+    let attempts: Int
+    /// The first retry waits this long, then twice as long each time.
+    let firstBackoff: Duration
+    let logger: Logger
+
+    public init(database: AppDatabase, attempts: Int, firstBackoff: Duration = .seconds(1), logger: Logger) {
+        self.database = database
+        self.attempts = attempts
+        self.firstBackoff = firstBackoff
+        self.logger = logger
+    }
+
+    /// Sends `event` to `url` until it is answered 2xx or the attempts run out; true when delivered.
+    @discardableResult
+    public func send(_ event: Event, to url: String) async -> Bool {
+        var row = EscalationRecord(reminderID: event.reminder, dueAt: event.due, reason: event.outcome, url: url)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        guard let body = try? encoder.encode(event) else { return false }
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        configuration.redirectConfiguration = .disallow
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { _ = client.shutdown() }
+        var backoff = firstBackoff
+        for attempt in 1...max(1, attempts) {
+            row.attempts = attempt
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.method = .POST
+                request.headers.add(name: "content-type", value: "application/json")
+                request.headers.add(name: "user-agent", value: "herald")
+                request.body = .bytes(Array(body))
+                let response = try await client.execute(request, timeout: .seconds(15))
+                _ = try? await response.body.collect(upTo: 65_536)
+                guard (200..<300).contains(response.status.code) else { throw StatusError(code: Int(response.status.code)) }
+                row.deliveredAt = Date()
+                row.error = nil
+                row = (try? await database.saveEscalation(row)) ?? row
+                logger.notice("escalation delivered", metadata: ["reminder": "\(event.reminder)", "outcome": "\(event.outcome)",
+                                                                  "url": "\(url)", "attempt": "\(attempt)"])
+                return true
+            } catch {
+                row.error = "\(error)"
+                row = (try? await database.saveEscalation(row)) ?? row
+                logger.warning("escalation attempt \(attempt) of \(attempts) failed: \(error)",
+                               metadata: ["reminder": "\(event.reminder)", "url": "\(url)"])
+            }
+            guard attempt < attempts, (try? await Task.sleep(for: backoff)) != nil else { break }
+            backoff *= 2
+        }
+        logger.error("escalation not delivered", metadata: ["reminder": "\(event.reminder)", "url": "\(url)"])
+        return false
+    }
+
+    struct StatusError: Error, CustomStringConvertible {
+        var code: Int
+        var description: String { "the webhook answered HTTP \(code)" }
+    }
+}

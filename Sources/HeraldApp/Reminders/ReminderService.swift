@@ -1,0 +1,235 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Logging
+
+/// Carries out the reminder scheduler's decisions in the daemon: says reminders through the one
+/// queue (source `reminder`), logs the missed, acknowledges, and tells the caregiver.
+///
+/// The scheduler (`ReminderScheduler`) decides; this actor keeps the reminders and their state
+/// in SQLite and in memory, sleeps until the next due time, and does the I/O.
+public actor ReminderService {
+    /// A reminder with what the API shows of it.
+    public struct Listing: Sendable, Encodable {
+        public var reminder: Reminder
+        public var nextDue: Date?
+        /// The occurrence said and waiting for an acknowledgement.
+        public var waitingSince: Date?
+        public var saidTimes: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case nextDue = "next_due", waitingSince = "waiting_since", saidTimes = "said_times"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try reminder.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(nextDue, forKey: .nextDue)
+            try container.encodeIfPresent(waitingSince, forKey: .waitingSince)
+            try container.encodeIfPresent(saidTimes, forKey: .saidTimes)
+        }
+    }
+
+    /// Why an acknowledgement or a deletion was refused.
+    public enum Refusal: Error, Equatable {
+        case unknown(String)
+        case notWaiting(String)
+        case ownedByConfig(String)
+    }
+
+    private var live: LiveContext
+    private let daemon: AnnouncementDaemon
+    private let now: @Sendable () -> Date
+    private var reminders: [String: StoredReminder] = [:]
+    private let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    private var escalations: [Task<Void, Never>] = []
+
+    /// - Parameter now: the wall clock; reminders are due at wall-clock times.
+    public init(live: LiveContext, daemon: AnnouncementDaemon, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.live = live
+        self.daemon = daemon
+        self.now = now
+    }
+
+    var context: HeraldContext { live.value }
+    var database: AppDatabase { context.database }
+    var logger: Logger { context.logger }
+
+    /// Loads the reminders (the config's put in place first) and says them as they come due,
+    /// until cancelled.
+    public func run() async {
+        await configChanged()
+        while !Task.isCancelled {
+            await step()
+            let wake = reminders.values.compactMap { ReminderScheduler.wake($0.state) }.min()
+            // Looks again at least every 30 s: the wall clock may jump (NTP, a suspended hub).
+            let delay = min(30, max(0.005, (wake ?? .distantFuture).timeIntervalSince(now())))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: .seconds(delay)) }
+                group.addTask { [changes] in for await _ in changes { return } }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        for task in escalations { task.cancel() }
+    }
+
+    /// The config's reminders (`reminders.list`) after a start or a reload.
+    public func configChanged() async {
+        do {
+            try await database.syncConfigReminders(context.configuration.reminders.list, now: now())
+            try await reload()
+            for reminder in context.configuration.reminders.list { await prerender(reminder) }
+        } catch {
+            logger.error("could not load the reminders: \(error)")
+        }
+        changed.yield()
+    }
+
+    private func reload() async throws {
+        reminders = Dictionary(uniqueKeysWithValues: try await database.reminders().map { ($0.reminder.id, $0) })
+    }
+
+    /// Adds a reminder (API, CLI): stored, rendered into the clip cache, scheduled.
+    public func add(_ reminder: Reminder) async throws -> Listing {
+        let stored = StoredReminder(reminder: reminder, state: ReminderScheduler.initialState(for: reminder, now: now()))
+        try await database.saveReminder(stored)
+        reminders[reminder.id] = stored
+        await prerender(reminder)
+        changed.yield()
+        return listing(stored)
+    }
+
+    /// Deletes one made through the API or CLI; the config's are changed in the file.
+    public func remove(id: String) async throws {
+        guard let stored = reminders[id] else { throw Refusal.unknown(id) }
+        guard stored.reminder.origin != .config else { throw Refusal.ownedByConfig(id) }
+        try await database.deleteReminder(id: id)
+        reminders[id] = nil
+        changed.yield()
+    }
+
+    /// Someone answered: the repeats stop, and who and when is logged.
+    public func acknowledge(id: String, by who: String) async throws -> ReminderAck {
+        guard var stored = reminders[id] else { throw Refusal.unknown(id) }
+        guard let due = stored.state.waiting?.due, ReminderScheduler.acknowledge(&stored.state) else {
+            throw Refusal.notWaiting(id)
+        }
+        let ack = ReminderAck(reminderID: id, dueAt: due, ackedAt: now(), ackedBy: who)
+        reminders[id] = stored
+        try await database.saveReminderStates([id: stored.state])
+        try await database.recordAck(ack)
+        logger.notice("reminder acknowledged", metadata: ["reminder": "\(id)", "by": "\(who)"])
+        changed.yield()
+        return ack
+    }
+
+    public func list() -> [Listing] {
+        reminders.values.sorted { $0.reminder.createdAt < $1.reminder.createdAt }.map(listing)
+    }
+
+    public func listing(id: String) -> Listing? { reminders[id].map(listing) }
+
+    /// The next `limit` due times across every reminder, soonest first.
+    public func upcoming(limit: Int) -> [(reminder: Reminder, due: Date)] {
+        var result: [(Reminder, Date)] = []
+        for stored in reminders.values {
+            var due = stored.state.nextDue
+            while let moment = due, result.filter({ $0.0.id == stored.reminder.id }).count < limit {
+                result.append((stored.reminder, moment))
+                due = stored.reminder.nextDue(after: moment)
+            }
+        }
+        return Array(result.sorted { $0.1 < $1.1 }.prefix(limit))
+    }
+
+    /// The reminders said and not yet acknowledged.
+    public func waiting() -> [Listing] { list().filter { $0.waitingSince != nil } }
+
+    private func listing(_ stored: StoredReminder) -> Listing {
+        Listing(reminder: stored.reminder, nextDue: stored.state.nextDue, waitingSince: stored.state.waiting?.due,
+                saidTimes: stored.state.waiting?.said)
+    }
+
+    /// Renders a text reminder into the clip cache now, so its time never waits on synthesis.
+    private func prerender(_ reminder: Reminder) async {
+        guard reminder.bodyKind == "text" else { return }
+        do {
+            _ = try await context.makeRenderer().warm(text: reminder.body, language: reminder.language, voice: reminder.voice)
+        } catch {
+            logger.warning("could not render reminder \(reminder.id) ahead: \(error)")
+        }
+    }
+
+    // MARK: - Carrying out the scheduler's decisions
+
+    private func step() async {
+        let scheduler = ReminderScheduler(grace: context.configuration.reminders.grace)
+        let moment = now()
+        var changedStates: [String: ReminderState] = [:]
+        var work: [(Reminder, ReminderAction)] = []
+        for (id, var stored) in reminders {
+            let actions = scheduler.step(stored.reminder, state: &stored.state, now: moment)
+            guard !actions.isEmpty || stored.state != reminders[id]?.state else { continue }
+            reminders[id] = stored
+            changedStates[id] = stored.state
+            work += actions.map { (stored.reminder, $0) }
+        }
+        guard !changedStates.isEmpty else { return }
+        // The state first: a crash after this says nothing twice (the request ids would catch it anyway).
+        do { try await database.saveReminderStates(changedStates) } catch {
+            logger.error("could not save the reminders' state: \(error)")
+        }
+        for (reminder, action) in work.sorted(by: { Self.due($0.1) < Self.due($1.1) }) {
+            await carryOut(action, for: reminder, at: moment)
+        }
+    }
+
+    private static func due(_ action: ReminderAction) -> Date {
+        switch action {
+        case .say(let due, _, _), .missed(let due, _), .escalate(let due, _): due
+        }
+    }
+
+    private func carryOut(_ action: ReminderAction, for reminder: Reminder, at moment: Date) async {
+        switch action {
+        case .say(let due, let late, let time):
+            var request = AnnouncementRequest(
+                body: reminder.bodyKind == "file" ? .file(path: reminder.body) : .text(reminder.body),
+                priority: reminder.priority, source: .reminder, client: "scheduler",
+                language: reminder.language, voice: reminder.voice,
+                requestID: "\(reminder.id)/\(Int(due.timeIntervalSince1970))/\(time)")
+            request.reminder = .init(id: reminder.id, due: due, late: late)
+            do {
+                _ = try await daemon.submit(request)
+                logger.info("reminder said", metadata: ["reminder": "\(reminder.id)", "due": "\(due)", "time": "\(time)",
+                                                        "late": "\(late)"])
+            } catch {
+                logger.error("could not queue reminder \(reminder.id): \(error)")
+            }
+        case .missed(let due, let count):
+            var record = AnnouncementRecord(source: .reminder, priority: reminder.priority, bodyKind: reminder.bodyKind,
+                                            body: reminder.body, language: reminder.language, voice: reminder.voice,
+                                            queuedAt: due)
+            record.client = "scheduler"
+            record.reminderID = reminder.id
+            record.outcome = .missed
+            record.finishedAt = moment
+            let grace = DurationText.format(context.configuration.reminders.grace)
+            record.error = count == 1 ? "due at \(Self.stamp(due)), more than reminders.grace (\(grace)) ago"
+                : "\(count) occurrences from \(Self.stamp(due)) passed while the hub could not say them"
+            await daemon.log(record)
+        case .escalate(let due, let reason):
+            guard let url = reminder.escalate ?? context.configuration.reminders.escalate else { return }
+            let event = Escalator.Event(event: "reminder.\(reason.rawValue)", reminder: reminder.id, text: reminder.body,
+                                        due: due, outcome: reason.rawValue, priority: reminder.priority.rawValue, sentAt: moment)
+            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts,
+                                      logger: logger)
+            // Its own task: a slow or failing webhook never holds a reminder back.
+            escalations.removeAll { $0.isCancelled }
+            escalations.append(Task { await escalator.send(event, to: url) })
+        }
+    }
+
+    static func stamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+}

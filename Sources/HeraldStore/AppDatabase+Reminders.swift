@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// A reminder with the scheduler's state, as stored.
+public struct StoredReminder: Sendable, Equatable {
+    public var reminder: Reminder
+    public var state: ReminderState
+
+    public init(reminder: Reminder, state: ReminderState) {
+        self.reminder = reminder
+        self.state = state
+    }
+}
+
+/// One acknowledgement: who answered which occurrence, and when.
+public struct ReminderAck: Sendable, Codable, Equatable {
+    public var reminderID: String
+    public var dueAt: Date
+    public var ackedAt: Date
+    public var ackedBy: String
+
+    enum CodingKeys: String, CodingKey {
+        case reminderID = "reminder_id", dueAt = "due_at", ackedAt = "acked_at", ackedBy = "acked_by"
+    }
+
+    public init(reminderID: String, dueAt: Date, ackedAt: Date, ackedBy: String) {
+        self.reminderID = reminderID
+        self.dueAt = dueAt
+        self.ackedAt = ackedAt
+        self.ackedBy = ackedBy
+    }
+}
+
+extension ReminderAck: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "reminder_ack"
+}
+
+/// One webhook delivery (or the attempts at it).
+public struct EscalationRecord: Sendable, Codable, Equatable {
+    public var id: Int64?
+    public var reminderID: String
+    public var dueAt: Date
+    public var reason: String
+    public var url: String
+    public var attempts: Int
+    public var deliveredAt: Date?
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, reason, url, attempts, error
+        case reminderID = "reminder_id", dueAt = "due_at", deliveredAt = "delivered_at"
+    }
+
+    public init(reminderID: String, dueAt: Date, reason: String, url: String) {
+        self.reminderID = reminderID
+        self.dueAt = dueAt
+        self.reason = reason
+        self.url = url
+        attempts = 0
+    }
+}
+
+extension EscalationRecord: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "escalation"
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The `reminder` table's row.
+private struct ReminderRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "reminder"
+    var id: String
+    var definition: Reminder
+    var origin: String
+    var next_due: Date?
+    var waiting: ReminderState.Waiting?
+    var created_at: Date
+
+    init(_ stored: StoredReminder) {
+        id = stored.reminder.id
+        definition = stored.reminder
+        origin = stored.reminder.origin.rawValue
+        next_due = stored.state.nextDue
+        waiting = stored.state.waiting
+        created_at = stored.reminder.createdAt
+    }
+
+    var stored: StoredReminder { StoredReminder(reminder: definition, state: ReminderState(nextDue: next_due, waiting: waiting)) }
+}
+
+extension AppDatabase {
+    /// Every reminder, oldest first.
+    public func reminders() async throws -> [StoredReminder] {
+        try await writer.read { db in try ReminderRow.order(Column("created_at"), Column("id")).fetchAll(db).map(\.stored) }
+    }
+
+    public func reminder(id: String) async throws -> StoredReminder? {
+        try await writer.read { db in try ReminderRow.fetchOne(db, key: id)?.stored }
+    }
+
+    /// Inserts or replaces a reminder with its state.
+    public func saveReminder(_ stored: StoredReminder) async throws {
+        try await writer.write { db in try ReminderRow(stored).save(db) }
+    }
+
+    /// Writes the scheduler's state of reminders (only those still there: one deleted meanwhile stays deleted).
+    public func saveReminderStates(_ states: [String: ReminderState]) async throws {
+        try await writer.write { db in
+            for (id, state) in states {
+                guard var row = try ReminderRow.fetchOne(db, key: id) else { continue }
+                row.next_due = state.nextDue
+                row.waiting = state.waiting
+                try row.update(db)
+            }
+        }
+    }
+
+    /// Deletes a reminder; false when there was none.
+    @discardableResult
+    public func deleteReminder(id: String) async throws -> Bool {
+        try await writer.write { db in try ReminderRow.deleteOne(db, key: id) }
+    }
+
+    /// Puts the config file's reminders in place: new ones added, changed ones replaced (their
+    /// state kept when the schedule is the same), ones gone from the file removed.
+    public func syncConfigReminders(_ reminders: [Reminder], now: Date) async throws {
+        try await writer.write { db in
+            let existing = try ReminderRow.filter(Column("origin") == Reminder.Origin.config.rawValue).fetchAll(db)
+            let wanted = Set(reminders.map(\.id))
+            for row in existing where !wanted.contains(row.id) { try row.delete(db) }
+            for reminder in reminders {
+                if let old = existing.first(where: { $0.id == reminder.id }) {
+                    var kept = reminder
+                    kept.createdAt = old.created_at
+                    var stored = old.stored
+                    if old.definition.schedule != reminder.schedule || old.definition.timeZone != reminder.timeZone {
+                        stored.state = ReminderScheduler.initialState(for: reminder, now: now)
+                    }
+                    stored.reminder = kept
+                    try ReminderRow(stored).save(db)
+                } else {
+                    try ReminderRow(StoredReminder(reminder: reminder, state: ReminderScheduler.initialState(for: reminder, now: now))).insert(db)
+                }
+            }
+        }
+    }
+
+    public func recordAck(_ ack: ReminderAck) async throws {
+        try await writer.write { db in try ack.insert(db) }
+    }
+
+    /// The acknowledgements of a reminder, newest first.
+    public func acks(reminderID: String) async throws -> [ReminderAck] {
+        try await writer.read { db in
+            try ReminderAck.filter(Column("reminder_id") == reminderID).order(Column("acked_at").desc).fetchAll(db)
+        }
+    }
+
+    /// Inserts or updates an escalation row; returns it with its id.
+    public func saveEscalation(_ record: EscalationRecord) async throws -> EscalationRecord {
+        try await writer.write { db in
+            var copy = record
+            try copy.save(db)
+            return copy
+        }
+    }
+
+    public func escalations(reminderID: String) async throws -> [EscalationRecord] {
+        try await writer.read { db in
+            try EscalationRecord.filter(Column("reminder_id") == reminderID).order(Column("id")).fetchAll(db)
+        }
+    }
+}

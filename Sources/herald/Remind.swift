@@ -1,0 +1,222 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HeraldConfig
+import HeraldCore
+
+extension Herald {
+    /// `herald remind add|list|rm|ack`: the daemon's reminders, through its API (reminders are
+    /// said by `herald serve`, so they live where it can see them).
+    struct Remind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add, list, remove and acknowledge reminders of the running herald serve.",
+            subcommands: [Add.self, List.self, Remove.self, Ack.self])
+    }
+}
+
+extension Herald.Remind {
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a reminder.",
+            discussion: """
+                herald remind add "Time to take your blood pressure medication" --at 08:00 --days mon-fri
+                herald remind add "Dentist at ten" --at 2026-11-23T09:00 --time-zone Europe/Berlin
+                herald remind add "Drink some water" --every 1h --from 09:00 --until 17:00 --repeat-every 5m --repeat-times 3
+                """)
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "What to say.")
+        var text: String
+
+        @Option(help: "A time of day (08:00, or 08:00,20:00: daily) or a local date and time (2026-11-23T08:00: once).")
+        var at: String?
+
+        @Option(help: "Weekdays for --at times or --every: mon-fri, sat,sun (default: every day).")
+        var days: String?
+
+        @Option(help: "Every so long (30m, 2h) between --from and --until each day.")
+        var every: String?
+
+        @Option(help: "With --every: the first time of day.")
+        var from: String?
+
+        @Option(help: "With --every: the last time of day.")
+        var until: String?
+
+        @Option(help: "An IANA time zone (default: the system's).")
+        var timeZone: String?
+
+        @Option(help: "critical, high, normal (default) or low.")
+        var priority: String?
+
+        @Option(help: "Say it again after this long until acknowledged (5m).")
+        var repeatEvery: String?
+
+        @Option(help: "At most this many more times (default 3).")
+        var repeatTimes: Int?
+
+        @Option(help: "A webhook URL told when nobody acknowledged it or it was missed.")
+        var escalate: String?
+
+        @Option(help: "Language: en or zh.")
+        var lang: String?
+
+        @Option(help: "An engine voice or an alias from speech.voices.")
+        var voice: String?
+
+        @Flag(help: "Print the reminder as JSON.")
+        var json = false
+
+        /// The draft's field names as this command's options.
+        static let flags = ["schedule.at": "--at", "schedule.daily": "--at", "schedule.days": "--days", "schedule.every": "--every",
+                            "schedule.from": "--from", "schedule.until": "--until", "schedule": "--at or --every",
+                            "repeat.every": "--repeat-every", "repeat.times": "--repeat-times", "time_zone": "--time-zone",
+                            "escalate": "--escalate", "priority": "--priority", "text": "TEXT", "lang": "--lang", "voice": "--voice"]
+
+        var schedule: [String: Any] {
+            var schedule: [String: Any] = [:]
+            if let at {
+                if at.contains("T") { schedule["at"] = at } else { schedule["daily"] = at.split(separator: ",").map(String.init) }
+            }
+            if let every { schedule["every"] = every }
+            if let from { schedule["from"] = from }
+            if let until { schedule["until"] = until }
+            if let days { schedule["days"] = [days] }
+            return schedule
+        }
+
+        func validate() throws {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("TEXT is empty: say what to remind") }
+            // The same checks as the daemon's, here first so a mistake is named by its option.
+            var draft = ReminderDraft()
+            draft.priority = priority
+            draft.timeZone = timeZone
+            var parts = ReminderDraft.Schedule()
+            if let at { if at.contains("T") { parts.at = at } else { parts.daily = at.split(separator: ",").map(String.init) } }
+            parts.every = every
+            parts.from = from
+            parts.until = until
+            parts.days = days.map { [$0] }
+            draft.schedule = parts
+            draft.hasRepeat = repeatEvery != nil || repeatTimes != nil
+            draft.repeatEvery = repeatEvery
+            draft.repeatTimes = repeatTimes
+            draft.escalate = escalate
+            do { _ = try draft.check(now: Date()) } catch {
+                throw ValidationError("\(Self.flags[error.field] ?? error.field): \(error.message)")
+            }
+        }
+
+        func run() async throws {
+            var body: [String: Any] = ["text": text, "schedule": schedule]
+            if let timeZone { body["time_zone"] = timeZone }
+            if let priority { body["priority"] = priority }
+            if let lang { body["lang"] = lang }
+            if let voice { body["voice"] = voice }
+            if let escalate { body["escalate"] = escalate }
+            if repeatEvery != nil || repeatTimes != nil {
+                var repeats: [String: Any] = [:]
+                if let repeatEvery { repeats["every"] = repeatEvery }
+                if let repeatTimes { repeats["times"] = repeatTimes }
+                body["repeat"] = repeats
+            }
+            let reply = try await daemonCall(options, .POST, "/v1/reminders", json: body, flags: Self.flags)
+            if json { print(String(decoding: reply, as: UTF8.self)); return }
+            let object = (try? JSONSerialization.jsonObject(with: reply) as? [String: Any]) ?? [:]
+            print("added \(object["id"] as? String ?? "?"), next due \(localTime(object["next_due"] as? String))")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the reminders, their next due time and whether one waits for an acknowledgement.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(help: "Print the reminders as JSON.")
+        var json = false
+
+        func run() async throws {
+            let reply = try await daemonCall(options, .GET, "/v1/reminders")
+            if json { print(String(decoding: reply, as: UTF8.self)); return }
+            let rows = (try? JSONSerialization.jsonObject(with: reply) as? [[String: Any]]) ?? []
+            if rows.isEmpty { print("no reminders; add one with herald remind add") }
+            for row in rows {
+                let schedule = (row["schedule"] as? [String: Any]).map(describe) ?? ""
+                var line = "\(row["id"] as? String ?? "?")  next \(localTime(row["next_due"] as? String))  \(schedule)"
+                line += "  \(row["priority"] as? String ?? "")  \(row["body"] as? String ?? "")"
+                if row["origin"] as? String == "config" { line += "  (config file)" }
+                if let waiting = row["waiting_since"] as? String {
+                    line += "  WAITING for an acknowledgement since \(localTime(waiting)) (said \(row["said_times"] as? Int ?? 1)x)"
+                }
+                print(line)
+            }
+        }
+
+        func describe(_ schedule: [String: Any]) -> String {
+            let days = (schedule["days"] as? [String]).map { " on " + $0.joined(separator: ",") } ?? ""
+            if let at = schedule["at"] as? String { return "once at \(at)" }
+            if let daily = schedule["daily"] as? [String] { return "daily at \(daily.joined(separator: ","))\(days)" }
+            return "every \(schedule["every"] ?? "") from \(schedule["from"] ?? "") until \(schedule["until"] ?? "")\(days)"
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a reminder made through the API or CLI.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The reminder's id (herald remind list).")
+        var id: String
+
+        func run() async throws {
+            _ = try await daemonCall(options, .DELETE, "/v1/reminders/\(escaped(id))")
+            print("removed \(id)")
+        }
+    }
+
+    struct Ack: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Acknowledge a reminder: its repeats stop.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The reminder's id (herald remind list).")
+        var id: String
+
+        @Option(help: "Who answered (default: this command-line client).")
+        var by: String?
+
+        func run() async throws {
+            _ = try await daemonCall(options, .POST, "/v1/reminders/\(escaped(id))/ack", json: by.map { ["by": $0] } ?? ["by": "cli"])
+            print("acknowledged \(id)")
+        }
+    }
+}
+
+private func escaped(_ id: String) -> String {
+    id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_.:"))) ?? id
+}
+
+/// An ISO 8601 time from the API in the local zone, for people.
+private func localTime(_ text: String?) -> String {
+    guard let text, let date = ISO8601DateFormatter().date(from: text) else { return "never" }
+    let format = DateFormatter()
+    format.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+    return format.string(from: date)
+}
+
+/// Calls the daemon; its refusal becomes one line naming the option (or field) and what to do.
+private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, json: [String: Any]? = nil,
+                        flags: [String: String] = [:]) async throws -> Data {
+    let context = try await options.makeContext()
+    let client = DaemonClient(settings: context.configuration.api)
+    guard let (status, body) = try await client.call(method, path, json: json) else {
+        throw ValidationError("no herald serve answers at \(context.configuration.api.baseURL); reminders are kept and said by the daemon: start it (herald serve) and try again")
+    }
+    guard (200..<300).contains(status) else {
+        let error = (try? JSONSerialization.jsonObject(with: body) as? [String: [String: String]])?["error"]
+        let field = error?["field"].map { flags[$0] ?? $0 }
+        throw ValidationError("\(field.map { "\($0): " } ?? "")\(error?["message"] ?? "the daemon answered HTTP \(status)")")
+    }
+    return body
+}
