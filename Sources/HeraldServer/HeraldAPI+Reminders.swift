@@ -139,7 +139,7 @@ extension HeraldAPI {
         guard (payload.text == nil) != (payload.clip == nil) else {
             throw APIError.badRequest(nil, "give exactly one of text, clip")
         }
-        let announcement = try await validator.request(from: NativeAnnouncement(
+        let announcement = try await intake.validator.request(from: NativeAnnouncement(
             text: payload.text, clip: payload.clip, priority: payload.priority, lang: payload.lang, voice: payload.voice),
             source: .reminder)
         let checked: ReminderDraft.Checked
