@@ -8,7 +8,7 @@ scripts/install-deps.sh
 PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
-trap 'stop_private_mosquitto; stop_private_pulse' EXIT INT TERM
+trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 swift build -c release --product herald
 swift build -c release --product herald-bench
 bin="$(swift build -c release --show-bin-path)"

@@ -21,8 +21,13 @@ log_dest file $broker_dir/mosquitto.log
 max_queued_messages 5000
 CONF
 stop_private_mosquitto() {
-    if [ -f "$broker_dir/mosquitto.pid" ]; then kill "$(cat "$broker_dir/mosquitto.pid")" 2>/dev/null || true; fi
-    rm -rf "$broker_dir"
+    if [ -f "$broker_dir/mosquitto.pid" ]; then
+        pid=$(cat "$broker_dir/mosquitto.pid")
+        kill "$pid" 2>/dev/null || true
+        # It saves its persistence file as it exits: wait, or the folder is not empty yet.
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$broker_dir" 2>/dev/null || echo "note: could not remove $broker_dir" >&2
 }
 mosquitto -c "$broker_dir/mosquitto.conf" -d
 i=0

@@ -1,8 +1,9 @@
 # Sourced by test.sh and bench.sh: starts a private PulseAudio server with a null sink called
 # $PRIVATE_SINK in its own runtime directory, exports PULSE_SERVER, and stops it by its pid on exit.
 runtime=$(mktemp -d /tmp/herald-pulse.XXXXXX)
+# Stops the server and removes its folder; the caller's exit status is the caller's to keep
+# (test.sh: `trap 'status=$?; ...; stop_private_pulse; exit $status' EXIT`).
 stop_private_pulse() {
-    status=$?
     if [ -f "$runtime/pulse/pid" ]; then
         pid=$(cat "$runtime/pulse/pid")
         kill "$pid" 2>/dev/null || true
@@ -10,9 +11,8 @@ stop_private_pulse() {
         for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     fi
     rm -rf "$runtime" 2>/dev/null || rm -rf "$runtime" 2>/dev/null || echo "note: could not remove $runtime" >&2
-    exit "$status"
 }
-trap stop_private_pulse EXIT INT TERM
+trap 'status=$?; stop_private_pulse; exit $status' EXIT INT TERM
 
 XDG_RUNTIME_DIR="$runtime" HOME="$runtime" pulseaudio --daemonize=yes --use-pid-file=yes -n \
     --exit-idle-time=-1 --log-target="file:$runtime/pulse.log" \

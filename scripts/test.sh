@@ -9,7 +9,7 @@ scripts/install-deps.sh
 PRIVATE_SINK=herald_test
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
-trap 'stop_private_mosquitto; stop_private_pulse' EXIT INT TERM
+trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 export HERALD_TEST_SINK=$PRIVATE_SINK
 swift build
 HERALD_BIN="$(swift build --show-bin-path)/herald" swift test "$@"
