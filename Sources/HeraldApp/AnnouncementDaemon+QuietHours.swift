@@ -81,13 +81,7 @@ extension AnnouncementDaemon {
         }
         await enqueue(Entry(id: summary.id, priority: request.priority, queuedAt: Date(),
                           item: Queued(request: request, record: summary)))
-        for entry in held {
-            var record = entry.item.record
-            record.outcome = .coalesced
-            record.error = "said in summary \(summary.id) when quiet hours ended"
-            record.finishedAt = Date()
-            await log(record)
-        }
+        await logCoalesced(held, into: "summary \(summary.id) when quiet hours ended")
     }
 
     private static func rank(_ priority: Priority) -> Int { Priority.allCases.firstIndex(of: priority) ?? 0 }

@@ -511,10 +511,15 @@ public actor AnnouncementDaemon {
         }
         machine.putFirst(Entry(id: summaryRecord.id, priority: .high, queuedAt: taken[0].queuedAt,
                                 item: Queued(request: request, record: summaryRecord)))
-        for entry in taken {
+        await logCoalesced(taken, into: "summary \(summaryRecord.id)")
+    }
+
+    /// Logs `entries` as said in a summary (`into`: which one, and when).
+    func logCoalesced(_ entries: [Entry], into summary: String) async {
+        for entry in entries {
             var record = entry.item.record
             record.outcome = .coalesced
-            record.error = "said in summary \(summaryRecord.id)"
+            record.error = "said in \(summary)"
             record.finishedAt = Date()
             await log(record)
         }

@@ -108,10 +108,10 @@ extension HeraldAPI {
         }
         on(.post, "/v1/reminders/{id}/ack") { request, context in
             let id = try context.parameters.require("id")
-            let buffer = try await request.body.collect(upTo: limit())
+            let bytes = try await collectBody(request, limit: limit())
             var by = context.client
-            if buffer.readableBytes > 0 {
-                let payload = try decodeJSON(AckPayload.self, from: Array(buffer.readableBytesView))
+            if !bytes.isEmpty {
+                let payload = try decodeJSON(AckPayload.self, from: bytes)
                 if let name = payload.by {
                     guard !name.isEmpty, name.count <= 100,
                           name.unicodeScalars.allSatisfy({ ![.control, .format].contains($0.properties.generalCategory) }) else {
