@@ -65,8 +65,18 @@ enum SoundServer {
     }
 
     static func setSink(volumes: [String], muted: Bool) throws {
-        _ = try run("pactl", ["set-sink-volume", sink] + volumes)
-        _ = try run("pactl", ["set-sink-mute", sink, muted ? "1" : "0"])
+        try retryingTurnedAway { _ = try run("pactl", ["set-sink-volume", sink] + volumes) }
+        try retryingTurnedAway { _ = try run("pactl", ["set-sink-mute", sink, muted ? "1" : "0"]) }
+    }
+
+    /// PulseAudio turns clients away past 64 at once ("Connection terminated"), which the parallel
+    /// suites can reach for a moment as they start: the test's own pactl tries again, 5 times.
+    static func retryingTurnedAway(_ body: () throws -> Void) throws {
+        for attempt in 1...5 {
+            do { return try body() } catch let error as CommandFailed where attempt < 5 && error.description.contains("Connection") {
+                usleep(200_000)
+            }
+        }
     }
 
     struct CommandFailed: Error, CustomStringConvertible { var description: String }
