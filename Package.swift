@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "herald-bench",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldCore", "PulseAudio", "Speech", "SoundFile",
+                "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "PulseAudio", "Speech", "SoundFile",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 

@@ -67,9 +67,14 @@ public actor AnnouncementDaemon {
     private var deferredRelease: Task<Void, Never>?
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
-    public init(context: HeraldContext, connector: SoundConnector) {
+    /// The format of the stream kept corked on the target sink between announcements (speech,
+    /// packs and chimes share it); nil keeps none.
+    private let warmFormat: AudioFormat?
+
+    public init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat? = nil) {
         self.context = context
         self.connector = connector
+        self.warmFormat = warmFormat
         self.logger = context.logger
         announcer = Announcer(context: context)
         machine = QueueMachine(queue: AnnouncementQueue(limit: context.configuration.queue.queueLimit,
@@ -152,8 +157,21 @@ public actor AnnouncementDaemon {
         for await _ in wakes {
             if machine.stopping { break }
             await drain()
+            // Every wake follows a change that may move the target (a new connection, a sink
+            // added or removed, a new default, a reload) or a playback that spent the stream.
+            await keepStreamWarm()
         }
         await shutdown()
+    }
+
+    /// Keeps the connection's warm stream on the sink the next announcement will use.
+    private func keepStreamWarm() async {
+        guard let warmFormat, let sound = try? await connector.current() else { return }
+        do {
+            try sound.keepWarm(onSink: try await context.targetSinkName(on: sound), format: warmFormat)
+        } catch {
+            logger.debug("no warm stream for now: \(error)")
+        }
     }
 
     /// Uses a new config from the next announcement on (the one playing finishes as it began).

@@ -32,11 +32,7 @@ public enum SocketProbe {
     /// True when a server accepts TCP on `host` (an IPv4 address or `localhost`) and `port`
     /// within `timeout`; a refused loopback port answers false at once.
     public static func answers(host: String, port: Int, timeout: Duration = .milliseconds(200)) -> Bool {
-        let target = host == "0.0.0.0" || host == "localhost" || host.isEmpty ? "127.0.0.1" : host
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        guard inet_pton(AF_INET, target, &address.sin_addr) == 1 else { return false }
+        guard var address = ipv4(host: host, port: port) else { return false }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -53,5 +49,31 @@ public enum SocketProbe {
         var failure: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
+    }
+
+    /// An open, blocking TCP connection to `host` and `port` (the benchmark's connection storm),
+    /// or nil when refused; the caller closes it.
+    public static func connectedSocket(host: String, port: Int) -> Int32? {
+        guard var address = ipv4(host: host, port: port) else { return nil }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// The IPv4 address of `host` (an address, or `localhost`/`0.0.0.0`/empty for loopback).
+    private static func ipv4(host: String, port: Int) -> sockaddr_in? {
+        let target = host == "0.0.0.0" || host == "localhost" || host.isEmpty ? "127.0.0.1" : host
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+        guard inet_pton(AF_INET, target, &address.sin_addr) == 1 else { return nil }
+        return address
     }
 }

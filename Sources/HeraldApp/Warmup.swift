@@ -7,19 +7,33 @@ import Speech
 /// serves: the espeak-ng library and its default voice, every voice pack's words and the
 /// chimes, decoded into memory. The first payment is then as fast as the hundredth.
 public enum Warmup {
+    /// What the warm-up loaded.
+    public struct Result: Sendable {
+        /// Clips decoded into memory (pack words and chimes).
+        public var clips: Int
+        /// The format speech comes in (espeak-ng's, else the first voice pack's), which the
+        /// daemon's warm stream takes; nil when neither could be loaded.
+        public var speechFormat: AudioFormat?
+        public var duration: Duration
+    }
+
     /// Loads everything it can; what fails is logged and loaded again when it is needed.
-    /// - Returns: how many clips are in memory, and how long it took.
     @discardableResult
-    public static func run(_ context: HeraldContext) async -> (clips: Int, duration: Duration) {
+    public static func run(_ context: HeraldContext) async -> Result {
         let started = ContinuousClock.now
         let configuration = context.configuration
         var clips = 0
+        var speechFormat: AudioFormat?
         let packs = configuration.speech.packsDirectory
         let languages = (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
         for language in languages.sorted() {
             let folder = (packs as NSString).appendingPathComponent(language)
             guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json")) else { continue }
-            do { clips += try VoicePack(directory: folder).preload() } catch {
+            do {
+                let pack = try VoicePack(directory: folder)
+                clips += try pack.preload()
+                if speechFormat == nil { speechFormat = pack.format }
+            } catch {
                 context.logger.warning("voice pack \(folder) not loaded at start: \(error)")
             }
         }
@@ -34,12 +48,15 @@ public enum Warmup {
         if configuration.speech.engine == .espeakNG {
             // espeak_Initialize reads its data files and the voice on the first synthesis.
             let renderer = context.makeRenderer()
-            do { _ = try await renderer.synthesizeWhole(renderer.request(text: "ready", language: nil, voice: nil)) } catch {
+            do {
+                let clip = try await renderer.synthesizeWhole(renderer.request(text: "ready", language: nil, voice: nil))
+                speechFormat = AudioFormat(sampleRate: clip.sampleRate, channelCount: clip.channelCount)
+            } catch {
                 context.logger.warning("espeak-ng not ready at start: \(error)")
             }
         }
         let duration = ContinuousClock.now - started
         context.logger.info("warmed up: \(clips) clips in memory, espeak-ng loaded, in \(duration)")
-        return (clips, duration)
+        return Result(clips: clips, speechFormat: speechFormat, duration: duration)
     }
 }

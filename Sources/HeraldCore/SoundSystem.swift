@@ -87,11 +87,14 @@ public struct PlaybackReport: Sendable, Equatable {
     public var totalMilliseconds: Int
     /// True when the playback was faded and stopped before its end.
     public var stoppedEarly: Bool
+    /// True when it played on the connection's warm stream rather than a stream of its own.
+    public var onWarmStream: Bool
 
-    public init(startMilliseconds: Int, totalMilliseconds: Int, stoppedEarly: Bool) {
+    public init(startMilliseconds: Int, totalMilliseconds: Int, stoppedEarly: Bool, onWarmStream: Bool = false) {
         self.startMilliseconds = startMilliseconds
         self.totalMilliseconds = totalMilliseconds
         self.stoppedEarly = stoppedEarly
+        self.onWarmStream = onWarmStream
     }
 }
 

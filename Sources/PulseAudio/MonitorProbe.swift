@@ -11,6 +11,7 @@ public final class MonitorProbe: @unchecked Sendable {
     private var waiter: CheckedContinuation<ContinuousClock.Instant, any Error>?
     private var threshold: Float = 0.001
     private var armed = false
+    private var resting = false
     /// The first loud moment since `arm`, kept until `heard()` asks.
     private var detected: ContinuousClock.Instant?
     /// When the last sample above the threshold arrived.
@@ -61,11 +62,26 @@ public final class MonitorProbe: @unchecked Sendable {
     }
 
     /// Arms the probe; `heard()` then returns when the first sample above `threshold` arrives.
+    /// A resting probe starts recording again first.
     public func arm(threshold: Float = 0.001) {
         connection.withLock {
             self.threshold = threshold
             detected = nil
             armed = true
+            if resting, let stream {
+                resting = false
+                if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
+            }
+        }
+    }
+
+    /// Stops recording until the next `arm` (corked): a recording monitor keeps its sink from
+    /// suspending, and the suspended-sink figures need the sink to suspend between runs.
+    public func rest() {
+        connection.withLock {
+            guard !resting, let stream else { return }
+            resting = true
+            if let operation = pa_stream_cork(stream, 1, nil, nil) { pa_operation_unref(operation) }
         }
     }
 

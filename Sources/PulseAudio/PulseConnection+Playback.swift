@@ -33,7 +33,8 @@ extension PulseConnection {
                 try await withCheckedThrowingContinuation { continuation in
                     withLock {
                         playback.start(continuation, context: context, format: audio.format, sinkName: sinkName,
-                                       mediaRole: mediaRole)
+                                       mediaRole: mediaRole,
+                                       warm: borrowWarmStream(sinkName: sinkName, format: audio.format))
                         switch audio {
                         case .clip(let clip):
                             playback.append(clip.samples)
@@ -78,7 +79,7 @@ extension PulseConnection {
             return PlaybackReport(
                 startMilliseconds: playback.startedAt.map { ($0 - playback.requestedAt).inMilliseconds } ?? -1,
                 totalMilliseconds: (ContinuousClock.now - playback.requestedAt).inMilliseconds,
-                stoppedEarly: playback.stoppedEarly)
+                stoppedEarly: playback.stoppedEarly, onWarmStream: playback.warm != nil)
         }
         return report
     }

@@ -23,6 +23,8 @@ public final class PulseConnection: @unchecked Sendable {
     var subscribedToEvents = false
     /// The playback in progress, for pause and resume. Touched with the mainloop lock held.
     var activePlayback: PulsePlayback?
+    /// A corked stream kept for the next announcement (`keepWarm`). Touched with the lock held.
+    var warmStream: WarmStream?
 
     /// Connects to `server`, else the one `PULSE_SERVER` names, else the user's default server.
     /// - Parameters:
@@ -54,6 +56,7 @@ public final class PulseConnection: @unchecked Sendable {
 
     deinit {
         pa_threaded_mainloop_lock(mainloop)
+        warmStream?.close()
         pa_context_set_state_callback(context, nil, nil)
         pa_context_set_subscribe_callback(context, nil, nil)
         pa_context_disconnect(context)

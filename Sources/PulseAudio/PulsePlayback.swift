@@ -31,6 +31,8 @@ final class PulsePlayback: @unchecked Sendable {
     /// Pausing corks the stream; the time spent paused moves the end later.
     private var pausedAt: ContinuousClock.Instant?
     private(set) var pausedTotal: Duration = .zero
+    /// The connection's warm stream, when this playback borrowed it instead of making its own.
+    private(set) var warm: WarmStream?
 
     init() {}
 
@@ -43,29 +45,29 @@ final class PulsePlayback: @unchecked Sendable {
     /// placed behind the read index and silently skipped (about 200 ms after an idle period).
     static let prebufferMicroseconds: UInt64 = 20_000
 
-    /// Creates and connects the stream. Called with the mainloop lock held.
+    /// Creates and connects a stream of its own, or, given a `warm` stream on this sink in this
+    /// format, takes that one over and uncorks it. Called with the mainloop lock held.
     func start(_ continuation: CheckedContinuation<Void, any Error>, context: OpaquePointer,
-               format: AudioFormat, sinkName: String, mediaRole: String) {
+               format: AudioFormat, sinkName: String, mediaRole: String, warm: WarmStream? = nil) {
         self.continuation = continuation
         self.sinkName = sinkName
+        // Held from here, so that `tearDown` gives it back whatever happens next.
+        self.warm = warm
+        self.stream = warm?.stream
         // Cancelled before the stream existed (Ctrl-C, a critical announcement): nothing to play.
         if cancelled { return finish(nil) }
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate),
-                                  channels: UInt8(clamping: format.channelCount))
-        guard pa_sample_spec_valid(&spec) != 0 else {
-            return finish(.operationFailed("unplayable sample format: \(format.sampleRate) Hz, \(format.channelCount) channels"))
-        }
-        bytesPerSecond = pa_bytes_per_second(&spec)
-        var map = pa_channel_map()
-        pa_channel_map_init_auto(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, mediaRole)
-        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_NAME, "Herald announcement")
-        guard let stream = pa_stream_new_with_proplist(context, "announcement", &spec, &map, properties) else {
-            return finish(.operationFailed("cannot create a stream: \(PulseConnection.lastError(context))"))
+        let stream: OpaquePointer
+        if let warm {
+            stream = warm.stream
+        } else {
+            do {
+                stream = try Self.makeStream(context: context, format: format, mediaRole: mediaRole)
+            } catch {
+                return finish(error)
+            }
         }
         self.stream = stream
+        bytesPerSecond = pa_bytes_per_second(pa_stream_get_sample_spec(stream))
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         pa_stream_set_state_callback(stream, { stream, userdata in
             PulsePlayback.from(userdata).stateChanged()
@@ -77,15 +79,46 @@ final class PulsePlayback: @unchecked Sendable {
             let playback = PulsePlayback.from(userdata)
             if playback.startedAt == nil { playback.startedAt = .now }
         }, userdata)
+        if warm != nil {
+            // Connected and corked since the last announcement: the data written next plays once
+            // the prebuffer is reached, with no round trip to create a stream.
+            if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
+        } else if let error = Self.connect(stream, sinkName: sinkName, corked: false) {
+            finish(error)
+        }
+    }
+
+    /// A new playback stream in `format` (as float32) with Herald's properties, not yet connected.
+    static func makeStream(context: OpaquePointer, format: AudioFormat, mediaRole: String) throws(SoundSystemError) -> OpaquePointer {
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate),
+                                  channels: UInt8(clamping: format.channelCount))
+        guard pa_sample_spec_valid(&spec) != 0 else {
+            throw .operationFailed("unplayable sample format: \(format.sampleRate) Hz, \(format.channelCount) channels")
+        }
+        var map = pa_channel_map()
+        pa_channel_map_init_auto(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        let properties = pa_proplist_new()
+        defer { pa_proplist_free(properties) }
+        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, mediaRole)
+        _ = pa_proplist_sets(properties, PA_PROP_MEDIA_NAME, "Herald announcement")
+        guard let stream = pa_stream_new_with_proplist(context, "announcement", &spec, &map, properties) else {
+            throw .operationFailed("cannot create a stream: \(PulseConnection.lastError(context))")
+        }
+        return stream
+    }
+
+    /// Connects `stream` to `sinkName` with Herald's buffering; the error when libpulse refused.
+    static func connect(_ stream: OpaquePointer, sinkName: String, corked: Bool) -> SoundSystemError? {
+        let spec = pa_stream_get_sample_spec(stream)
         let unset = UInt32.max  // libpulse's "(uint32_t) -1": let the server choose
         var attributes = pa_buffer_attr(
-            maxlength: unset, tlength: UInt32(pa_usec_to_bytes(Self.bufferMicroseconds, &spec)),
-            prebuf: UInt32(pa_usec_to_bytes(Self.prebufferMicroseconds, &spec)), minreq: unset, fragsize: unset)
+            maxlength: unset, tlength: UInt32(pa_usec_to_bytes(bufferMicroseconds, spec)),
+            prebuf: UInt32(pa_usec_to_bytes(prebufferMicroseconds, spec)), minreq: unset, fragsize: unset)
         // DONT_MOVE: the server must not carry the announcement silently to another sink (a new
         // default that is muted, say); it fails instead, and the daemon says it again there.
-        if pa_stream_connect_playback(stream, sinkName, &attributes, PA_STREAM_DONT_MOVE, nil, nil) < 0 {
-            finish(.operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(context))"))
-        }
+        let flags = pa_stream_flags_t(PA_STREAM_DONT_MOVE.rawValue | (corked ? PA_STREAM_START_CORKED.rawValue : 0))
+        guard pa_stream_connect_playback(stream, sinkName, &attributes, flags, nil, nil) < 0 else { return nil }
+        return .operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(pa_stream_get_context(stream)))")
     }
 
     private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulsePlayback {
@@ -210,6 +243,15 @@ final class PulsePlayback: @unchecked Sendable {
         guard let stream else { return }
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_started_callback(stream, nil, nil)
+        if let warm {
+            // Played to its end, the borrowed stream goes back corked for the next announcement.
+            // Stopped early it may be faded to silence or hold a flushed remainder: let it go, and
+            // the owner opens a fresh one.
+            pa_stream_set_state_callback(stream, nil, nil)
+            warm.giveBack(reusable: !stoppedEarly && lostAfterFinish == nil)
+            self.stream = nil
+            return
+        }
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_CREATING {
             // Still connecting: it cannot be disconnected yet, and freed now it would live on as
@@ -226,7 +268,7 @@ final class PulsePlayback: @unchecked Sendable {
 }
 
 /// Disconnects and frees a stream that was torn down while still connecting.
-private enum PlaybackReaper {
+enum PlaybackReaper {
     /// Called with the mainloop lock held; takes over the caller's reference to `stream`.
     static func adopt(_ stream: OpaquePointer) {
         pa_stream_set_state_callback(stream, { stream, _ in

@@ -60,10 +60,12 @@ public struct VoicePack: Sendable {
         return tokens.filter { manifest.clips[$0] == nil && seen.insert($0).inserted }
     }
 
+    /// The format composed amounts come in: the pack's rate, mono.
+    public var format: AudioFormat { AudioFormat(sampleRate: manifest.sampleRate, channelCount: 1) }
+
     /// The tokens' clips joined with even gaps.
     /// - Throws: `VoicePackError` naming a missing token or an unreadable clip.
     public func compose(_ tokens: [String]) throws -> Clip {
-        let format = AudioFormat(sampleRate: manifest.sampleRate, channelCount: 1)
         let clips = try tokens.map { token in
             guard let file = manifest.clips[token] else { throw VoicePackError.missingTokens([token]) }
             // In memory after the first payment; a word recorded again is read again.

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,8 +15,7 @@ struct DaemonBench {
 
     /// Starts `herald serve` with the bench config; returns it once /v1/health answers.
     func startDaemon() async throws -> Process {
-        let text = try String(contentsOfFile: bench.configPath, encoding: .utf8)
-        var config = text + "api:\n  listen: 127.0.0.1:\(port)\n"
+        var config = try String(contentsOfFile: bench.config(port: port, name: "daemon-\(port)"), encoding: .utf8)
         if let broker = Self.brokerPort { config += MQTTBench.config(port: broker) }
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let process = Process()
@@ -41,56 +41,64 @@ struct DaemonBench {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
-    /// Resident set size of `pid` now and at its peak, in MB, from /proc.
-    static func memory(of pid: Int32) -> (current: Double, peak: Double) {
+    /// POSTs an announcement and waits for its outcome (a failure is an error).
+    func post(_ body: String) -> Task<Void, any Error> {
+        Task {
+            let (status, data) = try await request("POST", "/v1/announcements?wait=true", body)
+            guard status == 200, String(decoding: data, as: UTF8.self).contains(#""outcome":"played""#) else {
+                throw BenchError("POST \(body): \(status) \(String(decoding: data, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Median of `GET /v1/health` over 50 requests, in ms: the HTTP share of a POST.
+    func httpRoundTrip() async throws -> Double {
+        var samples: [Double] = []
+        for _ in 0..<50 {
+            let began = ContinuousClock.now
+            _ = try await request("GET", "/v1/health")
+            samples.append((ContinuousClock.now - began).inSeconds * 1000)
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    /// Resident set size of `pid` now and at its peak, and its private anonymous memory, in MB.
+    static func memory(of pid: Int32) -> (current: Double, peak: Double, anonymous: Double) {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Double {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
             return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
         }
-        return (field("VmRSS:"), field("VmHWM:"))
+        return (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
     }
 
-    func run(sentence: String) async throws {
+    func run(sentence: String, baselines: CLIBaselines) async throws {
         let daemon = try await startDaemon()
         defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
         try await Task.sleep(for: .seconds(1))
-        let idle = Self.memory(of: daemon.processIdentifier).current
-        print("daemon (herald serve, warm), the sink running:")
-        _ = try await request("POST", "/v1/announcements?wait=true", "{\"text\": \"\(sentence)\"}")
-        let cached = try await bench.onset("HTTP POST, cached sentence") { _ in
-            Task { _ = try await request("POST", "/v1/announcements?wait=true", "{\"text\": \"\(sentence)\"}") }
-        }
-        let pack = try await bench.onset("HTTP POST, pack amount (25.30 USD)") { _ in
-            Task { _ = try await request("POST", "/v1/announcements?wait=true", #"{"payment": {"amount": "25.30"}}"#) }
-        }
+        let idle = Self.memory(of: daemon.processIdentifier)
+        print(String(format: "daemon (herald serve) idle after start: RSS %.1f MB, RssAnon %.1f MB", idle.current, idle.anonymous))
+        try await post(#"{"text": "\#(sentence)"}"#).value
+        let rows = try await SinkStateBench(daemon: self, sentence: sentence).run()
+        var sink = try await bench.connection.sink(named: bench.sink)
+        sink.state = .suspended
+        SinkStateBench.printTable(rows, http: try await httpRoundTrip(),
+                                  leadIn: bench.context.configuration.safeguard.leadIn(for: sink))
+
+        print("the command line through the daemon (its UNIX socket), the sink idle:")
         let environment = ["HERALD_CONFIG": configPath]
-        let sayViaDaemon = try await bench.onset("herald say via the daemon's socket, cached") { _ in
+        let sayCached = try await bench.onset("herald say via the daemon, cached") { _ in
             try bench.spawn(bench.heraldBinary, ["say", sentence], environment: environment)
         }
-        let paplay = try await bench.onset("baseline: paplay (same cached clip)") { _ in
-            try bench.spawn("/usr/bin/paplay", ["-d", bench.sink, bench.folder + "/cached.wav"])
+        let sayUncached = try await bench.onset("herald say via the daemon, uncached") { run in
+            try bench.spawn(bench.heraldBinary, ["say", Bench.uncached(run) + " daemon"], environment: environment)
         }
+        print(String(format: "via the daemon: cached / paplay %.2f, uncached / espeak-ng | paplay %.2f (targets <= 1)",
+                     sayCached / baselines.paplay, sayUncached / baselines.espeakPipe))
+        let warm = try await bench.onset("HTTP POST, cached, warm daemon") { _ in post(#"{"text": "\#(sentence)"}"#) }
         let first = try await firstAfterStart(sentence: sentence, daemon: daemon)
-        // What a user could script: snapshot, raise, duck, speak, restore.
-        let script = """
-            sink="$1"; text="$2"
-            volume=$(pactl get-sink-volume "$sink" | head -1 | awk '{print $5}')
-            inputs=$(pactl list short sink-inputs | awk '{print $1}')
-            for i in $inputs; do pactl set-sink-input-volume "$i" 30%; done
-            pactl set-sink-volume "$sink" 70%
-            espeak-ng --stdout "$text" | paplay -d "$sink"
-            pactl set-sink-volume "$sink" "$volume"
-            for i in $inputs; do pactl set-sink-input-volume "$i" 100%; done
-            """
-        let scripted = try await bench.onset("baseline: pactl + espeak-ng | paplay script") { _ in
-            try bench.spawn("/bin/sh", ["-c", script, "sh", bench.sink, sentence])
-        }
-        print(String(format: "HTTP cached / script: %.3f (%.1fx faster; target 10x); pack / script: %.3f (%.1fx)",
-                     cached / scripted, scripted / cached, pack / scripted, scripted / pack))
-        print(String(format: "herald say via the daemon / paplay: %.2f (target <= 1)", sayViaDaemon / paplay))
-        print(String(format: "first POST after a start / warm POST: %.2f (target <= 2)", first / cached))
-        try await burst(daemon: daemon, idleRSS: idle)
+        print(String(format: "first POST after a start / warm POST: %.2f (target <= 2)", first / warm))
+        try await burst(daemon: daemon, idle: idle)
         try await storm(daemon: daemon)
         if let broker = Self.brokerPort {
             try await MQTTBench(daemon: self, port: broker).run()
@@ -130,15 +138,7 @@ struct DaemonBench {
         for _ in 0..<5 {
             var sockets: [Int32] = []
             for _ in 0..<400 {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port)).bigEndian
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                guard connected == 0 else { close(fd); continue }
+                guard let fd = SocketProbe.connectedSocket(host: "127.0.0.1", port: port) else { continue }
                 _ = "GET /v1/health HTTP/1.1\r\nHost: x\r\n".withCString { send(fd, $0, strlen($0), 0) }
                 sockets.append(fd)
             }
@@ -155,7 +155,7 @@ struct DaemonBench {
     static var brokerPort: Int? { ProcessInfo.processInfo.environment["HERALD_BENCH_MQTT_PORT"].flatMap(Int.init) }
 
     /// 1,000 payment POSTs from 8 clients at once.
-    func burst(daemon: Process, idleRSS: Double) async throws {
+    func burst(daemon: Process, idle: (current: Double, peak: Double, anonymous: Double)) async throws {
         let total = 1000, clients = 8
         let started = ContinuousClock.now
         let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -188,6 +188,7 @@ struct DaemonBench {
         print("burst: \(total) POSTs from \(clients) clients in \(String(format: "%.2f", postSeconds)) s"
               + " (\(String(format: "%.0f", Double(total) / postSeconds))/s); accepted \(accepted)/\(total)"
               + "; logged \(burstRows.count), distinct request ids \(ids.count); outcomes \(outcomes.sorted { $0.key < $1.key })")
-        print(String(format: "daemon RSS: idle %.1f MB, peak %.1f MB", idleRSS, memory.peak))
+        print(String(format: "daemon memory: idle RSS %.1f MB (RssAnon %.1f MB); peak RSS %.1f MB; RssAnon after the burst %.1f MB",
+                     idle.current, idle.anonymous, memory.peak, memory.anonymous))
     }
 }

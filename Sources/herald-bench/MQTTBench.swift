@@ -42,7 +42,7 @@ struct MQTTBench {
         let publisher = try Publisher(port: port, topic: topic)
         print("MQTT (broker on loopback, hub \(Self.hub)) against HTTP, the same daemon:")
         let http = try await bench.onset("HTTP POST, pack amount (25.30 USD)") { _ in
-            Task { _ = try await daemon.request("POST", "/v1/announcements?wait=true", #"{"payment": {"amount": "25.30"}}"#) }
+            daemon.post(#"{"payment": {"amount": "25.30"}}"#)
         }
         let mqtt = try await bench.onset("MQTT publish QoS 1, pack amount (25.30 USD)") { run in
             try publisher.send(#"{"payment": {"amount": "25.30"}, "request_id": "bench-onset-\#(run)"}"#)

@@ -41,8 +41,8 @@ extension Herald {
             }, changed: { soundChanged.yield() })
             // One attempt before serving, so a pending journal is applied first when a server answers.
             await connector.connectOnce()
-            await Warmup.run(live.value)
-            let daemon = AnnouncementDaemon(context: live.value, connector: connector)
+            let warm = await Warmup.run(live.value)
+            let daemon = AnnouncementDaemon(context: live.value, connector: connector, warmFormat: warm.speechFormat)
             // The MQTT link's settings are read at start: a reload does not reconnect it.
             let link = live.value.configuration.mqtt.map {
                 MQTTLink(settings: $0, daemon: daemon, live: live, version: Herald.version, logger: logger)

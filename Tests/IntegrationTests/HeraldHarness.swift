@@ -94,6 +94,6 @@ final class HeraldHarness {
     }
 
     static func heraldIsPlaying() throws -> Bool {
-        try SoundServer.readStreams().contains { $0.application == "Herald" }
+        try SoundServer.readStreams().contains { $0.application == "Herald" && !$0.corked }
     }
 }

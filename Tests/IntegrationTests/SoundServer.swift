@@ -50,9 +50,11 @@ enum SoundServer {
         return SinkReading(volumes: values, muted: sink["mute"] as? Bool ?? false)
     }
 
-    /// Sink-inputs as (index, application name, raw volumes).
+    /// Sink-inputs as (index, application name, raw volumes, mute, sink, corked, client's pid). A
+    /// daemon keeps a corked Herald stream between announcements (its warm stream): playing means
+    /// not corked.
     static func readStreams(environment extra: [String: String] = [:]) throws
-        -> [(index: Int, application: String, volumes: [UInt32], muted: Bool, sink: Int)] {
+        -> [(index: Int, application: String, volumes: [UInt32], muted: Bool, sink: Int, corked: Bool, pid: Int)] {
         let json = try run("pactl", ["-f", "json", "list", "sink-inputs"], environment: extra).stdout
         let inputs = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
         return inputs.map { input in
@@ -60,7 +62,9 @@ enum SoundServer {
             let volume = input["volume"] as? [String: [String: Any]] ?? [:]
             let values = ["front-left", "front-right", "mono"].compactMap { volume[$0]?["value"] as? Int }
             return (input["index"] as? Int ?? -1, properties["application.name"] as? String ?? "",
-                    values.map(UInt32.init), input["mute"] as? Bool ?? false, input["sink"] as? Int ?? -1)
+                    values.map(UInt32.init), input["mute"] as? Bool ?? false, input["sink"] as? Int ?? -1,
+                    input["corked"] as? Bool ?? false,
+                    Int(properties["application.process.id"] as? String ?? "") ?? -1)
         }
     }
 

@@ -27,7 +27,7 @@ extension OnTheTestSink {
         let (_, row) = try daemon.post("/v1/announcements", #"{"text": "\#(Self.longText)", "priority": "high"}"#)
         let id = try #require(row["id"] as? String)
         try SoundServer.waitFor("Herald speaking") {
-            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" }
+            try SoundServer.readStreams(environment: ["PULSE_SERVER": pulse.address]).contains { $0.application == "Herald" && !$0.corked }
         }
         return (daemon, id)
     }
