@@ -102,7 +102,18 @@ public actor AnnouncementDaemon {
             }
             throw HeraldFailure.io("could not log the announcement")
         }
-        var entry = Entry(id: record.id, priority: request.priority, queuedAt: record.queuedAt,
+        // Aged from when it was sent: a sender's clock ahead of ours counts as sent on arrival.
+        let sentAt = min(request.sentAt ?? record.queuedAt, record.queuedAt)
+        let maxAge = machine.queue.policies[request.priority].maxAge.inSeconds
+        if record.queuedAt.timeIntervalSince(sentAt) > maxAge {
+            var stale = record
+            Self.markStale(&stale, priority: request.priority, maxAge: maxAge,
+                           reason: "sent \(Int(record.queuedAt.timeIntervalSince(sentAt))) s before it arrived")
+            logger.error("announcement \(record.id) not said: \(stale.error ?? "")")
+            await log(stale)
+            return .accepted(stale)
+        }
+        var entry = Entry(id: record.id, priority: request.priority, queuedAt: sentAt,
                           item: Queued(request: request, record: record))
         switch await applyQuietHours(to: &entry) {
         case .queue: break
@@ -463,14 +474,19 @@ public actor AnnouncementDaemon {
     }
 
     private func expire(_ entry: Entry) async {
-        let maxAge = machine.queue.policies[entry.priority].maxAge
         var record = entry.item.record
-        let reason = machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn"
-        record.outcome = entry.priority == .low ? .droppedStale : .failed
-        record.error = "older than its max age (\(Int(maxAge.inSeconds)) s for \(entry.priority.rawValue)); \(reason)"
-        record.finishedAt = Date()
+        Self.markStale(&record, priority: entry.priority, maxAge: machine.queue.policies[entry.priority].maxAge.inSeconds,
+                       reason: machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
         await log(record)
+    }
+
+    /// Fills in a row past its max age: a low one is dropped (`dropped_stale`), the others failed
+    /// with the reason (DESIGN.md, "Priorities").
+    static func markStale(_ record: inout AnnouncementRecord, priority: Priority, maxAge: TimeInterval, reason: String) {
+        record.outcome = priority == .low ? .droppedStale : .failed
+        record.error = "older than its max age (\(Int(maxAge)) s for \(priority.rawValue)); \(reason)"
+        record.finishedAt = Date()
     }
 
     func log(_ record: AnnouncementRecord) async {

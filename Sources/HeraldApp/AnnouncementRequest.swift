@@ -25,6 +25,10 @@ public struct AnnouncementRequest: Sendable {
     public var client: String
     /// The reminder this is a firing of (source `reminder`).
     public var reminder: ReminderFiring?
+    /// When the sender sent it (the payload's `sent_at` or `timestamp`), if it said: its age, held
+    /// against its priority's max age, counts from then rather than from its arrival (a message a
+    /// broker held while the hub was off can be stale when it arrives).
+    public var sentAt: Date?
 
     /// Which reminder, which occurrence, and whether it is said after its time.
     public struct ReminderFiring: Sendable, Equatable {
@@ -85,7 +89,9 @@ public struct AnnouncementRequest: Sendable {
         }
         self.init(body: body, priority: record.priority, source: record.source, client: record.client, language: record.language,
                   voice: record.voice, requestID: record.requestID)
-        // After a restart the occurrence is not known; a firing that was late stays said as such by its error text.
-        reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: false) }
+        // A firing queued before a stop and said after the start is said after its time, as one
+        // due while the hub was off: `late` (it was queued when due, so its row's time is the due time).
+        let late = Date().timeIntervalSince(record.queuedAt) > ReminderScheduler.lateTolerance
+        reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: late) }
     }
 }

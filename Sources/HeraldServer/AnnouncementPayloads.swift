@@ -20,6 +20,9 @@ struct NativeAnnouncement: Decodable {
     var requestId: String?
     var chime: String?
     var metadata: [String: String]?
+    /// When the sender sent it, RFC 3339 (`2026-11-23T08:00:00Z`): a message older than its
+    /// priority's max age when it arrives is logged stale, not said.
+    var sentAt: String?
 }
 
 /// An amount as the client wrote it: a JSON string, or a JSON number read from its digits
@@ -63,13 +66,13 @@ struct PushPayload: Decodable {
 
     /// The fields as one flat speak_tts message.
     var flattened: (action: String?, text: String?, voice: String?, audioURL: String?, requestID: String?,
-                    priority: String?, lang: String?) {
+                    priority: String?, lang: String?, timestamp: String?) {
         if let message {
             let data = message.data ?? [:]
             return (data["action"], data["text"] ?? message.notification?.body, data["voice"], data["audio_url"],
-                    data["request_id"], data["priority"], data["lang"])
+                    data["request_id"], data["priority"], data["lang"], data["timestamp"])
         }
-        return (action, text, voice, audioUrl, requestId, priority, lang)
+        return (action, text, voice, audioUrl, requestId, priority, lang, timestamp?.text)
     }
 }
 
@@ -103,9 +106,29 @@ struct PayloadValidator {
         let isPayment = payload.payment != nil
         let language = try await checkedLanguage(payload.lang, forPayment: isPayment, field: "lang")
         let voice = try await checkedVoice(payload.voice, field: "voice")
-        return AnnouncementRequest(body: body, priority: try priority(payload.priority), source: source,
-                                   language: language, voice: voice,
-                                   chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
+        var request = AnnouncementRequest(body: body, priority: try priority(payload.priority), source: source,
+                                          language: language, voice: voice,
+                                          chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
+        request.sentAt = try payload.sentAt.map(Self.sentAt(rfc3339:))
+        return request
+    }
+
+    /// `sent_at` as RFC 3339, with or without fractions of a second.
+    static func sentAt(rfc3339 text: String) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        if let date = formatter.date(from: text) { return date }
+        throw APIError.badRequest("sent_at", "'\(text)' is not an RFC 3339 time; write it like 2026-11-23T08:00:00Z")
+    }
+
+    /// speak_tts's `timestamp`: Unix time in milliseconds (what phone backends send), or in
+    /// seconds when the number is too small to be milliseconds of this century.
+    static func sentAt(unix text: String, field: String) throws -> Date {
+        guard let number = Double(text), number.isFinite, number > 0 else {
+            throw APIError.badRequest(field, "'\(text)' is not a Unix time; send milliseconds since 1970 such as 1795420800000")
+        }
+        return Date(timeIntervalSince1970: number >= 100_000_000_000 ? number / 1000 : number)
     }
 
     func request(from push: PushPayload, source: AnnouncementSource = .push) async throws -> AnnouncementRequest {
@@ -115,9 +138,15 @@ struct PayloadValidator {
                                       "'\(fields.action ?? "")' is not an action Herald performs; use speak_tts")
         }
         let urlField = push.message == nil ? "audio_url" : "message.data.audio_url"
+        let sentAt = try fields.timestamp.map {
+            try Self.sentAt(unix: $0, field: push.message == nil ? "timestamp" : "message.data.timestamp")
+        }
         if let url = fields.audioURL, fields.text == nil {
-            return AnnouncementRequest(body: .audioURL(try checkedURL(url, field: urlField)), priority: try priority(fields.priority),
-                                       source: source, requestID: try requestID(fields.requestID))
+            var request = AnnouncementRequest(body: .audioURL(try checkedURL(url, field: urlField)),
+                                              priority: try priority(fields.priority), source: source,
+                                              requestID: try requestID(fields.requestID))
+            request.sentAt = sentAt
+            return request
         }
         guard let text = fields.text else {
             throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
@@ -125,9 +154,11 @@ struct PayloadValidator {
         let prefix = push.message == nil ? "" : "message.data."
         let language = try await checkedLanguage(fields.lang, forPayment: false, field: prefix + "lang")
         let voice = try await checkedVoice(fields.voice, field: prefix + "voice")
-        return AnnouncementRequest(body: .text(try checkedText(text, field: prefix + "text")), priority: try priority(fields.priority),
-                                   source: source, language: language, voice: voice,
-                                   requestID: try requestID(fields.requestID))
+        var request = AnnouncementRequest(body: .text(try checkedText(text, field: prefix + "text")),
+                                          priority: try priority(fields.priority), source: source, language: language,
+                                          voice: voice, requestID: try requestID(fields.requestID))
+        request.sentAt = sentAt
+        return request
     }
 
     /// The language, checked against what Herald can speak; an empty one means none was given

@@ -46,18 +46,24 @@ public struct EscalationRecord: Sendable, Codable, Equatable {
     public var attempts: Int
     public var deliveredAt: Date?
     public var error: String?
+    /// The JSON body the webhook receives.
+    public var body: String?
+    /// True once every attempt failed; a row neither delivered nor given up is resumed at start.
+    public var givenUp: Bool
 
     enum CodingKeys: String, CodingKey {
-        case id, reason, url, attempts, error
-        case reminderID = "reminder_id", dueAt = "due_at", deliveredAt = "delivered_at"
+        case id, reason, url, attempts, error, body
+        case reminderID = "reminder_id", dueAt = "due_at", deliveredAt = "delivered_at", givenUp = "given_up"
     }
 
-    public init(reminderID: String, dueAt: Date, reason: String, url: String) {
+    public init(reminderID: String, dueAt: Date, reason: String, url: String, body: String? = nil) {
         self.reminderID = reminderID
         self.dueAt = dueAt
         self.reason = reason
         self.url = url
+        self.body = body
         attempts = 0
+        givenUp = false
     }
 }
 
@@ -162,6 +168,14 @@ extension AppDatabase {
             var copy = record
             try copy.save(db)
             return copy
+        }
+    }
+
+    /// Deliveries a stop cut off: neither delivered nor given up, with their body, oldest first.
+    public func unfinishedEscalations() async throws -> [EscalationRecord] {
+        try await writer.read { db in
+            try EscalationRecord.filter(Column("delivered_at") == nil && Column("given_up") == false && Column("body") != nil)
+                .order(Column("id")).fetchAll(db)
         }
     }
 

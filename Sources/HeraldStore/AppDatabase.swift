@@ -163,6 +163,14 @@ public struct AppDatabase: Sendable {
                 t.column("error", .text)
             }
         }
+        migrator.registerMigration("v6: escalations outlive a stop") { db in
+            // The JSON to send, kept so a delivery cut off by a stop is resumed at the next start;
+            // `given_up` once every attempt failed.
+            try db.alter(table: "escalation") { t in
+                t.add(column: "body", .text)
+                t.add(column: "given_up", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -108,12 +108,14 @@ struct SinkStateBench {
         print("POST to first audible sample, medians in ms (lead-in for this sink: \(leadIn) ms, not counted):")
         print("| sink | setting | herald cached | herald pack | script | script/cached | script/pack | floor | (cached-http)/floor |")
         print("|---|---|---|---|---|---|---|---|---|")
+        func figure(_ value: Double, _ decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
         for row in rows {
-            let floor = row.floor.map { String(format: "%.1f", $0) } ?? "-"
-            let againstFloor = row.floor.map { String(format: "%.2f", max(0, row.cached - http) / $0) } ?? "-"
-            print(String(format: "| %@ | %@ | %.1f | %.1f | %.1f | %.1fx | %.1fx | %@ | %@ |",
-                         row.state.rawValue, row.muted ? "muted 20%" : "80%", row.cached, row.pack, row.script,
-                         row.script / row.cached, row.scriptPayment / row.pack, floor, againstFloor))
+            let floor = row.floor.map { figure($0) } ?? "-"
+            let againstFloor = row.floor.map { figure(max(0, row.cached - http) / $0, 2) } ?? "-"
+            let cells = [row.state.rawValue, row.muted ? "muted 20%" : "80%", figure(row.cached), figure(row.pack),
+                         figure(row.script), figure(row.script / row.cached) + "x", figure(row.scriptPayment / row.pack) + "x",
+                         floor, againstFloor]
+            print("| " + cells.joined(separator: " | ") + " |")
         }
         let worst = rows.map { min($0.script / $0.cached, $0.scriptPayment / $0.pack) }.min() ?? 0
         print(String(format: "HTTP round trip (GET /v1/health): %.2f ms; slowest ratio against the script: %.1fx (target >= 10x)",

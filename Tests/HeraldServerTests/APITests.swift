@@ -142,7 +142,29 @@ struct APITests {
         ("/v1/push", #"{"action": "speak_tts"}"#, 400, "text"),
         ("/v1/push", #"{"message": {"data": {"action": "speak_tts"}}}"#, 400, "message.data.text"),
         ("/v1/push", #"{"message": {"data": {"text": 5}}}"#, 400, nil),
+        ("/v1/announcements", #"{"text": "hi", "sent_at": "yesterday"}"#, 400, "sent_at"),
+        ("/v1/push", #"{"action": "speak_tts", "text": "hi", "timestamp": "soon"}"#, 400, "timestamp"),
+        ("/v1/push", #"{"message": {"data": {"text": "hi", "timestamp": "-5"}}}"#, 400, "message.data.timestamp"),
     ]
+
+    @Test func aMessageSentLongerAgoThanItsMaxAgeIsLoggedStaleNotQueued() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application(router: try await Self.makeAPI(folder: folder).router())
+        let twoHoursAgo = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7200))
+        let milliseconds = Int(Date().addingTimeInterval(-7200).timeIntervalSince1970 * 1000)
+        try await app.test(.live) { client in
+            let normal = try await post(client, "/v1/announcements", #"{"text": "Order 12 is ready", "sent_at": "\#(twoHoursAgo)"}"#)
+            #expect(try json(normal)["outcome"] as? String == "failed", "normal: max age 30m, logged failed")
+            #expect((try json(normal)["error"] as? String)?.contains("max age") == true, "\(String(buffer: normal.body))")
+            let low = try await post(client, "/v1/push", #"{"action": "speak_tts", "text": "Low news", "priority": "low", "timestamp": \#(milliseconds)}"#)
+            #expect(try json(low)["outcome"] as? String == "dropped_stale")
+            let fresh = try await post(client, "/v1/announcements",
+                                       #"{"text": "Order 13 is ready", "sent_at": "\#(ISO8601DateFormatter().string(from: Date()))"}"#)
+            let freshRow = try json(fresh)
+            #expect(fresh.status == .accepted && freshRow["outcome"] as? String == nil, "a fresh one is queued")
+        }
+    }
 
     @Test(arguments: malformed)
     func malformedRequestsGetAClearJSONError(path: String, body: String, status: Int, field: String?) async throws {

@@ -88,13 +88,21 @@ final class MQTTTests {
         try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "while-away-1"}"#)
         try Broker.publish("herald/\(hub.name)/announce",
                            #"{"action": "speak_tts", "text": "Order twelve is ready", "request_id": "while-away-2"}"#)
+        // Sent two hours ago: past normal's max age (30 minutes) when it arrives.
+        let sentAt = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7200))
+        try Broker.publish("herald/\(hub.name)/announce",
+                           #"{"text": "Order three is ready", "request_id": "while-away-3", "sent_at": "\#(sentAt)"}"#)
         daemon = try Daemon(hub.harness, port: hub.port)
         defer { daemon.stop() }
-        try SoundServer.waitFor("both held messages to play", timeout: 30) {
-            try hub.harness.history().filter { $0["outcome"] as? String == "played" }.count == 2
+        try SoundServer.waitFor("both held messages to play and the stale one to be logged", timeout: 30) {
+            let history = try hub.harness.history()
+            return history.filter { $0["outcome"] as? String == "played" }.count == 2 && history.count == 3
         }
-        let ids = Set(try hub.harness.history().compactMap { $0["request_id"] as? String })
-        #expect(ids == ["while-away-1", "while-away-2"])
+        let history = try hub.harness.history()
+        #expect(Set(history.filter { $0["outcome"] as? String == "played" }.compactMap { $0["request_id"] as? String })
+                == ["while-away-1", "while-away-2"])
+        let stale = try #require(history.first { $0["request_id"] as? String == "while-away-3" })
+        #expect(stale["outcome"] as? String == "failed" && (stale["error"] as? String)?.contains("max age") == true, "\(stale)")
     }
 
     @Test func aMalformedMessageGivesAnErrorEventNamingTheFieldAndNothingPlays() throws {

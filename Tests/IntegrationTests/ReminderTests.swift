@@ -135,6 +135,53 @@ extension OnTheTestSink {
         #expect(monitor.soundSpan() == nil, "a missed reminder is not said")
     }
 
+    @Test func anEscalationCutOffByAStopIsDeliveredAfterTheNextStart() throws {
+        let receiver = try WebhookReceiver(failFirst: 1)
+        defer { receiver.stop() }
+        let (harness, port) = try harness("reminders:\n  grace: 1s\n  escalate: \(receiver.url)\n")
+        var daemon = try Daemon(harness, port: port)
+        let due = Self.local(2)
+        let (_, created) = try daemon.post("/v1/reminders", #"{"text": "Evening tablets", "time_zone": "UTC", "schedule": {"at": "\#(due.text)"}}"#)
+        let id = try #require(created["id"] as? String)
+        daemon.stop()
+        Thread.sleep(until: due.date.addingTimeInterval(3))
+        daemon = try Daemon(harness, port: port)
+        // Missed: the first POST is answered 503, and the daemon is stopped in the 1 s before the retry.
+        try SoundServer.waitFor("the first attempt", timeout: 10) { receiver.requests == 1 }
+        daemon.stop()
+        try #require(receiver.requests == 1 && receiver.events.isEmpty, "stopped before the retry")
+        daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        try SoundServer.waitFor("the delivery resumed after the start", timeout: 10) { !receiver.events.isEmpty }
+        usleep(1_500_000)
+        #expect(receiver.requests == 2 && receiver.events.count == 1, "delivered once: \(receiver.requests) requests")
+        let event = try #require(receiver.events.first)
+        #expect(event["reminder"] as? String == id && event["outcome"] as? String == "missed", "\(event)")
+    }
+
+    @Test func inQuietHoursAHighOneIsRaisedOnlyToTheQuietTargetAndRestored() throws {
+        try SoundServer.setSink(volumes: ["10%"], muted: false)
+        defer { try? SoundServer.setSink(volumes: ["60%"], muted: false) }
+        // Begun a minute ago (a window starting "now", rounded up, would begin after the POST).
+        let start = Self.local(-60)
+        let window = "\(start.text.suffix(8))-\(Self.local(180, from: start.date).text.suffix(8))"
+        let (harness, port) = try harness("quiet_hours:\n  time_zone: UTC\n  windows: [\"\(window)\"]\n  target_volume: 35%\n")
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let (status, row) = try daemon.post("/v1/announcements", #"{"text": "\#(UnattendedDaemonTests.longText)", "priority": "high"}"#)
+        #expect(status == 202)
+        try SoundServer.waitFor("Herald speaking") { try HeraldHarness.heraldIsPlaying() }
+        let during = try SoundServer.readSink(named: SoundServer.sink)
+        let percent = Double(during.volumes.first ?? 0) / 65_536 * 100
+        #expect(abs(percent - 35) < 1.5, "raised to quiet_hours.target_volume (35%), not the day's 70%: \(percent)%")
+        let id = try #require(row["id"] as? String)
+        try SoundServer.waitFor("the announcement played", timeout: 30) {
+            try daemon.get("/v1/announcements/\(id)")["outcome"] as? String == "played"
+        }
+        let after = try SoundServer.readSink(named: SoundServer.sink)
+        #expect(abs(Double(after.volumes.first ?? 0) / 65_536 * 100 - 10) < 1, "restored to 10%")
+    }
+
     @Test func quietHoursDeferANormalOneAndLetACriticalOneThrough() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let start = Date()

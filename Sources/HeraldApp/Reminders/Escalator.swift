@@ -38,46 +38,69 @@ public struct Escalator: Sendable {
     }
 
     /// Sends `event` to `url` until it is answered 2xx or the attempts run out; true when delivered.
+    /// The row (with the body) is saved before the first attempt: a stop in between leaves it to
+    /// `resume` at the next start.
     @discardableResult
     public func send(_ event: Event, to url: String) async -> Bool {
-        var row = EscalationRecord(reminderID: event.reminder, dueAt: event.due, reason: event.outcome, url: url)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         guard let body = try? encoder.encode(event) else { return false }
+        var row = EscalationRecord(reminderID: event.reminder, dueAt: event.due, reason: event.outcome, url: url,
+                                   body: String(decoding: body, as: UTF8.self))
+        row = (try? await database.saveEscalation(row)) ?? row
+        return await deliver(row)
+    }
+
+    /// Goes on with a delivery a stop cut off, from the attempt it had reached.
+    @discardableResult
+    public func resume(_ row: EscalationRecord) async -> Bool {
+        logger.notice("resuming an escalation cut off by the last stop",
+                      metadata: ["reminder": "\(row.reminderID)", "url": "\(row.url)", "attempts so far": "\(row.attempts)"])
+        return await deliver(row)
+    }
+
+    private func deliver(_ start: EscalationRecord) async -> Bool {
+        var row = start
+        let body = Array((row.body ?? "").utf8)
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
         configuration.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         defer { _ = client.shutdown() }
         var backoff = firstBackoff
-        for attempt in 1...max(1, attempts) {
+        let metadata: Logger.Metadata = ["reminder": "\(row.reminderID)", "url": "\(row.url)"]
+        for attempt in (row.attempts + 1)...max(row.attempts + 1, attempts) {
             row.attempts = attempt
             do {
-                var request = HTTPClientRequest(url: url)
+                var request = HTTPClientRequest(url: row.url)
                 request.method = .POST
                 request.headers.add(name: "content-type", value: "application/json")
                 request.headers.add(name: "user-agent", value: "herald")
-                request.body = .bytes(Array(body))
+                request.body = .bytes(body)
                 let response = try await client.execute(request, timeout: .seconds(15))
                 _ = try? await response.body.collect(upTo: 65_536)
                 guard (200..<300).contains(response.status.code) else { throw StatusError(code: Int(response.status.code)) }
                 row.deliveredAt = Date()
                 row.error = nil
                 row = (try? await database.saveEscalation(row)) ?? row
-                logger.notice("escalation delivered", metadata: ["reminder": "\(event.reminder)", "outcome": "\(event.outcome)",
-                                                                  "url": "\(url)", "attempt": "\(attempt)"])
+                logger.notice("escalation delivered", metadata: metadata.merging(["outcome": "\(row.reason)", "attempt": "\(attempt)"]) { $1 })
                 return true
             } catch {
                 row.error = "\(error)"
                 row = (try? await database.saveEscalation(row)) ?? row
-                logger.warning("escalation attempt \(attempt) of \(attempts) failed: \(error)",
-                               metadata: ["reminder": "\(event.reminder)", "url": "\(url)"])
+                logger.warning("escalation attempt \(attempt) of \(attempts) failed: \(error)", metadata: metadata)
             }
-            guard attempt < attempts, (try? await Task.sleep(for: backoff)) != nil else { break }
+            guard attempt < attempts else { break }
+            guard (try? await Task.sleep(for: backoff)) != nil else {
+                logger.notice("escalation left for the next start (stopping)", metadata: metadata)
+                return false
+            }
             backoff *= 2
         }
-        logger.error("escalation not delivered", metadata: ["reminder": "\(event.reminder)", "url": "\(url)"])
+        row.givenUp = true
+        _ = try? await database.saveEscalation(row)
+        logger.error("escalation not delivered after \(row.attempts) attempts", metadata: metadata)
         return false
     }
 

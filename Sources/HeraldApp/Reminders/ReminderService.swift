@@ -59,6 +59,7 @@ public actor ReminderService {
     /// until cancelled.
     public func run() async {
         await configChanged()
+        await resumeEscalations()
         while !Task.isCancelled {
             await step()
             let wake = reminders.values.compactMap { ReminderScheduler.wake($0.state) }.min()
@@ -72,6 +73,18 @@ public actor ReminderService {
             }
         }
         for task in escalations { task.cancel() }
+    }
+
+    /// Webhook deliveries the last stop cut off go on where they were.
+    private func resumeEscalations() async {
+        do {
+            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts, logger: logger)
+            for row in try await database.unfinishedEscalations() {
+                escalations.append(Task { await escalator.resume(row) })
+            }
+        } catch {
+            logger.error("could not read the escalations left by the last stop: \(error)")
+        }
     }
 
     /// The config's reminders (`reminders.list`) after a start or a reload.

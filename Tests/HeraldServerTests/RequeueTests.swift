@@ -1,0 +1,33 @@
+import Foundation
+import HeraldApp
+import HeraldCore
+import Testing
+
+/// Rows accepted before a stop are queued again at the next start, rebuilt from the log.
+struct RequeueTests {
+    func reminderRow(queuedSecondsAgo: TimeInterval) -> AnnouncementRecord {
+        var row = AnnouncementRecord(source: .reminder, priority: .normal, bodyKind: "text", body: "Time for your tablets",
+                                     queuedAt: Date().addingTimeInterval(-queuedSecondsAgo))
+        row.reminderID = "r-1"
+        return row
+    }
+
+    @Test func aReminderFiringQueuedBeforeARestartIsSaidLate() throws {
+        let request = try #require(AnnouncementRequest(record: reminderRow(queuedSecondsAgo: 120), currency: .usd))
+        #expect(request.reminder?.id == "r-1")
+        #expect(request.reminder?.late == true, "queued two minutes ago: said after its time")
+    }
+
+    @Test func oneQueuedAMomentAgoIsNotLate() throws {
+        let request = try #require(AnnouncementRequest(record: reminderRow(queuedSecondsAgo: 1), currency: .usd))
+        #expect(request.reminder?.late == false)
+    }
+
+    @Test func aPaymentRowComesBackAsTheSameAmount() throws {
+        let row = AnnouncementRecord(source: .api, priority: .high, bodyKind: "payment", body: "25.30 USD", queuedAt: Date())
+        let request = try #require(AnnouncementRequest(record: row, currency: .usd))
+        guard case .payment(let amount) = request.body else { Issue.record("not a payment: \(request.body)"); return }
+        #expect(amount == Amount(minorUnits: 2530, currency: .usd))
+        #expect(request.priority == .high && request.reminder == nil)
+    }
+}
