@@ -60,17 +60,20 @@ public actor ReminderService {
     public func run() async {
         await configChanged()
         await resumeEscalations()
+        // One listener for the whole run. An AsyncStream ends for good once a task waiting on it
+        // is cancelled, so the timeout comes in through the same stream rather than racing a
+        // listener that would have to be cancelled (that ended the stream and made this loop spin).
+        var wakeUps = changes.makeAsyncIterator()
         while !Task.isCancelled {
             await step()
             let wake = reminders.values.compactMap { ReminderScheduler.wake($0.state) }.min()
             // Looks again at least every 30 s: the wall clock may jump (NTP, a suspended hub).
             let delay = min(30, max(0.005, (wake ?? .distantFuture).timeIntervalSince(now())))
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: .seconds(delay)) }
-                group.addTask { [changes] in for await _ in changes { return } }
-                await group.next()
-                group.cancelAll()
+            let timer = Task { [changed] in
+                if (try? await Task.sleep(for: .seconds(delay))) != nil { changed.yield() }
             }
+            _ = await wakeUps.next()
+            timer.cancel()
         }
         for task in escalations { task.cancel() }
     }
