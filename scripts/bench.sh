@@ -12,4 +12,5 @@ trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT 
 swift build -c release --product herald
 swift build -c release --product herald-bench
 bin="$(swift build -c release --show-bin-path)"
-HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" "$bin/herald-bench" "$@"
+# Line-buffered (stdbuf): a run that fails half-way still shows what it measured.
+HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" stdbuf -oL "$bin/herald-bench" "$@"

@@ -31,7 +31,7 @@ public enum Warmup {
             guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json")) else { continue }
             do {
                 let pack = try VoicePack(directory: folder)
-                clips += try pack.preload()
+                clips += pack.preload()
                 if speechFormat == nil { speechFormat = pack.format }
             } catch {
                 context.logger.warning("voice pack \(folder) not loaded at start: \(error)")

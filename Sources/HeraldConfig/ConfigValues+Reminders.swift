@@ -4,7 +4,7 @@ import Yams
 
 extension ConfigValues {
     /// `reminders.grace`, `.escalate`, `.escalate_attempts` and the admin's `reminders.list`.
-    mutating func readReminders(into settings: inout ReminderSettings) {
+    mutating func readReminders(into settings: inout ReminderSettings, soundsDirectory: String) {
         settings.grace = duration("reminders.grace", range: .seconds(0) ... .seconds(7 * 86_400)) ?? settings.grace
         settings.escalateAttempts = integer("reminders.escalate_attempts", range: 1...20) ?? settings.escalateAttempts
         if let url = string("reminders.escalate")?.trimmingCharacters(in: .whitespaces) {
@@ -16,12 +16,14 @@ extension ConfigValues {
             }
         }
         for entry in layout.records["reminders.list"] ?? [] {
-            if let reminder = configReminder(entry.name, entry.fields) { settings.list.append(reminder) }
+            if let reminder = configReminder(entry.name, entry.fields, soundsDirectory: soundsDirectory) {
+                settings.list.append(reminder)
+            }
         }
     }
 
     /// One entry of `reminders.list`: the same fields, names and checks as the API's body.
-    private mutating func configReminder(_ name: String, _ fields: Node.Mapping) -> Reminder? {
+    private mutating func configReminder(_ name: String, _ fields: Node.Mapping, soundsDirectory: String) -> Reminder? {
         let prefix = "reminders.list.\(name)"
         func scalar(_ node: Node?) -> String? { node?.scalar?.string }
         func strings(_ node: Node?) -> [String]? {
@@ -29,7 +31,7 @@ extension ConfigValues {
             if case .sequence(let items) = node { return items.compactMap(\.scalar?.string) }
             return node.scalar.map { [$0.string] }
         }
-        let known: Set<String> = ["text", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate"]
+        let known: Set<String> = ["text", "clip", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate"]
         for (keyNode, _) in fields {
             let key = keyNode.scalar?.string ?? ""
             if !known.contains(key) {
@@ -37,9 +39,24 @@ extension ConfigValues {
                 return nil
             }
         }
-        guard let text = scalar(fields["text"])?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            report(fields["text"] == nil ? prefix : "\(prefix).text", "needs text: what to say, like \"Time to take your medication\"")
-            return nil
+        let body: (kind: String, value: String)
+        if let clip = scalar(fields["clip"]) {
+            guard fields["text"] == nil else {
+                report("\(prefix).clip", "give text or clip, not both")
+                return nil
+            }
+            guard let path = HeraldConfiguration.clipPath(named: clip, in: soundsDirectory) else {
+                report("\(prefix).clip", "no clip named '\(clip)' in \(soundsDirectory)/samples or chimes; use a name like ding")
+                return nil
+            }
+            body = ("file", path)
+        } else {
+            guard let text = scalar(fields["text"])?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+                report(fields["text"] == nil ? prefix : "\(prefix).text",
+                       "needs text (what to say, like \"Time to take your medication\") or clip (a sound, like ding)")
+                return nil
+            }
+            body = ("text", text)
         }
         var draft = ReminderDraft()
         draft.priority = scalar(fields["priority"])
@@ -69,7 +86,7 @@ extension ConfigValues {
         do {
             // A past one-shot is kept (it has fired): the file is not wrong for having been right.
             let checked = try draft.check(now: .distantPast)
-            return Reminder(id: "config:\(name)", bodyKind: "text", body: text, priority: checked.priority,
+            return Reminder(id: "config:\(name)", bodyKind: body.kind, body: body.value, priority: checked.priority,
                             language: scalar(fields["lang"]), voice: scalar(fields["voice"]), timeZone: checked.timeZone,
                             schedule: checked.schedule, repeats: checked.repeats, escalate: checked.escalate,
                             origin: .config, createdAt: Date())

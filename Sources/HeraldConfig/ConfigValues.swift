@@ -72,7 +72,7 @@ struct ConfigValues {
         result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
         result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
         result.priorities = priorities(defaults: defaults.priorities)
-        readReminders(into: &result.reminders)
+        readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory)
         result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         for priority in Priority.allCases {

@@ -61,6 +61,20 @@ public struct HeraldConfiguration: Sendable, Equatable {
         name.contains("/") ? name : (soundsDirectory as NSString).appendingPathComponent("chimes/\(name).flac")
     }
 
+    /// The file of the named clip in `samples/` or `chimes/` of the sounds folder (WAV, FLAC or
+    /// Ogg); nil when the name is not a plain clip name (letters, digits, - and _) or no file has it.
+    public static func clipPath(named name: String, in soundsDirectory: String) -> String? {
+        guard !name.isEmpty, name.count <= 64,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        for folder in ["samples", "chimes"] {
+            for suffix in ["wav", "flac", "ogg"] {
+                let path = "\(soundsDirectory)/\(folder)/\(name).\(suffix)"
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
     /// `$HERALD_SOUNDS`, else a `Sounds` folder beside or above the executable (a build tree),
     /// else `/usr/local/share/herald/Sounds`.
     public static func defaultSoundsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)

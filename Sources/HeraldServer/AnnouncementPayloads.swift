@@ -1,5 +1,6 @@
 import Foundation
 import HeraldApp
+import HeraldConfig
 import HeraldCore
 import Speech
 
@@ -225,13 +226,10 @@ struct PayloadValidator {
     /// A named clip from the sounds folder's samples/ or chimes/ (no paths from the network).
     private func clipPath(_ name: String) throws -> String {
         guard isSafeName(name) else { throw APIError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
-        for folder in ["samples", "chimes"] {
-            for suffix in ["wav", "flac", "ogg"] {
-                let path = "\(soundsDirectory)/\(folder)/\(name).\(suffix)"
-                if FileManager.default.fileExists(atPath: path) { return path }
-            }
+        guard let path = HeraldConfiguration.clipPath(named: name, in: soundsDirectory) else {
+            throw APIError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
         }
-        throw APIError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
+        return path
     }
 
     private func isSafeName(_ name: String) -> Bool {

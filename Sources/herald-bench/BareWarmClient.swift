@@ -54,11 +54,8 @@ final class BareWarmClient: @unchecked Sendable {
 
     /// Connects a fresh corked stream in the clip's format (mono float32), replacing the last.
     func prepare(sampleRate: Int) throws {
+        close()
         pa_threaded_mainloop_lock(mainloop)
-        if let stream {
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-        }
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: 1)
         let stream = pa_stream_new(context, "bare warm stream", &spec, nil)
         self.stream = stream
@@ -70,6 +67,16 @@ final class BareWarmClient: @unchecked Sendable {
         pa_threaded_mainloop_unlock(mainloop)
         guard connected >= 0, let stream else { throw BenchError("libpulse: cannot connect a stream to \(sink)") }
         try waitFor("the stream") { pa_stream_get_state(stream) == PA_STREAM_READY }
+    }
+
+    /// Disconnects the stream: an uncorked one, even drained, keeps the sink from suspending.
+    func close() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let stream else { return }
+        pa_stream_disconnect(stream)
+        pa_stream_unref(stream)
+        self.stream = nil
     }
 
     /// Writes `samples` and uncorks: the timed part.

@@ -80,6 +80,7 @@ struct SinkStateBench {
                         floor.speak(clip.samples)
                         return Task { try await Task.sleep(for: .milliseconds(clip.durationMilliseconds + 200)) }
                     }
+                    floor.close()
                 }
                 let cached = try await bench.onset("POST cached sentence, \(setting)", before: prepare) { _ in
                     daemon.post(#"{"text": "\#(sentence)", "priority": "high"}"#)

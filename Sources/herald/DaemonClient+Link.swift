@@ -1,21 +1,15 @@
-import AsyncHTTPClient
 import Foundation
 import HeraldServer
 
 extension DaemonClient {
-    /// The running daemon's MQTT link, from its `/v1/status`; nil when no daemon answers or it
-    /// has no link.
-    func link() async -> LinkStatus? {
-        struct Status: Decodable { var mqtt: LinkStatus? }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { _ = client.shutdown() }
-        var request = HTTPClientRequest(url: settings.baseURL + "/v1/status")
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        guard let response = try? await client.execute(request, timeout: .milliseconds(500)), response.status == .ok,
-              let body = try? await response.body.collect(upTo: 1 << 20) else { return nil }
+    /// The MQTT link in a daemon's `/v1/status`; nil when it has none.
+    static func link(in status: [String: Any]) -> LinkStatus? {
+        guard let mqtt = status["mqtt"] as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: mqtt) else {
+            return nil
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
-        return (try? decoder.decode(Status.self, from: Data(body.readableBytesView)))?.mqtt
+        return try? decoder.decode(LinkStatus.self, from: data)
     }
 }

@@ -15,36 +15,21 @@ struct DaemonClient {
     }
 
     /// Sends `request` and waits for its outcome; nil when no daemon answers (then play locally).
-    ///
-    /// The daemon's local socket first (no token, no TCP); else its TCP port when something
-    /// accepts there (a daemon of another user, say). Whether either answers is known from one
-    /// connect(2) each, so with no daemon the CLI plays at once.
     func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
         guard let payload = Self.payload(for: request) else { return nil }
-        let path = "/v1/announcements?wait=true"
-        let socket = LocalAPISocket.answering(port: settings.port)
-        guard socket != nil || SocketProbe.answers(host: settings.host, port: settings.port) else { return nil }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { _ = client.shutdown() }
-        var post: HTTPClientRequest
-        if let socket, let url = URL(httpURLWithSocketPath: socket, uri: path) {
-            post = HTTPClientRequest(url: url.absoluteString)
-        } else {
-            var health = HTTPClientRequest(url: settings.baseURL + "/v1/health")
-            health.method = .GET
-            guard (try? await client.execute(health, timeout: .milliseconds(300)))?.status == .ok else { return nil }
-            post = HTTPClientRequest(url: settings.baseURL + path)
-            if let token { post.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        // Over TCP, something else may hold the port: only a Herald that answers its health check
+        // takes the announcement (the local socket is Herald's own).
+        if LocalAPISocket.answering(port: settings.port) == nil {
+            guard let health = try? await call(.GET, "/v1/health", timeout: .milliseconds(300)), health.status == 200 else {
+                return nil
+            }
         }
-        post.method = .POST
-        post.headers.add(name: "Content-Type", value: "application/json")
-        post.body = .bytes(Array(try JSONSerialization.data(withJSONObject: payload)))
-        let response = try await client.execute(post, timeout: .seconds(600))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        let data = Data(body.readableBytesView)
-        guard (200..<300).contains(Int(response.status.code)) else {
+        guard let (status, data) = try await call(.POST, "/v1/announcements?wait=true", json: payload, timeout: .seconds(600)) else {
+            return nil
+        }
+        guard (200..<300).contains(status) else {
             let message = (try? JSONSerialization.jsonObject(with: data) as? [String: [String: String]])?["error"]
-            throw DaemonRefused(status: Int(response.status.code), field: message?["field"], message: message?["message"] ?? "")
+            throw DaemonRefused(status: status, field: message?["field"], message: message?["message"] ?? "")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -55,23 +40,42 @@ struct DaemonClient {
     enum Verb { case GET, POST, DELETE }
 
     /// One call to the daemon's API: (status, body); nil when no daemon answers.
-    func call(_ method: Verb, _ path: String, json: [String: Any]? = nil) async throws -> (status: Int, body: Data)? {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { _ = client.shutdown() }
-        var request = HTTPClientRequest(url: settings.baseURL + path)
+    ///
+    /// The daemon's local socket first (no token, no TCP); else its TCP port, with a token, when
+    /// something accepts there (a daemon of another user, say). Whether either answers is known
+    /// from one connect(2) each, so with no daemon the caller learns it at once. A daemon that
+    /// accepted and then failed is an error, not nil: the caller must not play it a second time.
+    func call(_ method: Verb, _ path: String, json: [String: Any]? = nil,
+              timeout: Duration = .seconds(30)) async throws -> (status: Int, body: Data)? {
+        var request: HTTPClientRequest
+        if let socket = LocalAPISocket.answering(port: settings.port), let url = URL(httpURLWithSocketPath: socket, uri: path) {
+            request = HTTPClientRequest(url: url.absoluteString)
+        } else if SocketProbe.answers(host: settings.host, port: settings.port) {
+            request = HTTPClientRequest(url: settings.baseURL + path)
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        } else {
+            return nil
+        }
         switch method {
         case .GET: request.method = .GET
         case .POST: request.method = .POST
         case .DELETE: request.method = .DELETE
         }
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(Array(try JSONSerialization.data(withJSONObject: json)))
         }
-        guard let response = try? await client.execute(request, timeout: .seconds(30)) else { return nil }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.inSeconds * 1e9)))
         let body = try await response.body.collect(upTo: 1 << 22)
         return (Int(response.status.code), Data(body.readableBytesView))
+    }
+
+    /// The running daemon's `/v1/status` as JSON; nil when none answers.
+    func status() async -> [String: Any]? {
+        guard let reply = try? await call(.GET, "/v1/status", timeout: .seconds(2)), reply.status == 200 else { return nil }
+        return (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
     }
 
     /// The API's JSON for `request`; nil for what only runs locally (a file path).

@@ -1,4 +1,3 @@
-import Foundation
 import ArgumentParser
 import Foundation
 import HeraldApp
@@ -19,9 +18,10 @@ extension Herald {
         func run() async throws {
             let context = try await options.makeContext()
             let report = await StatusReport.gather(context: context)
-            let link = context.configuration.mqtt == nil ? nil : await DaemonClient(settings: context.configuration.api).link()
-            // Reminders live in the daemon: shown when one answers.
-            let reminders = await Herald.daemonReminders(context.configuration.api)
+            // The link and the reminders live in the daemon: shown when one answers (one call).
+            let daemon = await DaemonClient(settings: context.configuration.api).status()
+            let link = context.configuration.mqtt == nil ? nil : daemon.flatMap(DaemonClient.link(in:))
+            let reminders = daemon?["reminders"] as? [String: Any]
             if json {
                 let combined = try jsonString(Combined(report: report, mqtt: link))
                 var object = (try JSONSerialization.jsonObject(with: Data(combined.utf8)) as? [String: Any]) ?? [:]
@@ -53,12 +53,5 @@ extension Herald {
         }
 
         enum Key: String, CodingKey { case mqtt }
-    }
-
-    /// The `reminders` part of a running daemon's `/v1/status`; nil when none answers.
-    static func daemonReminders(_ api: APISettings) async -> [String: Any]? {
-        guard let reply = try? await DaemonClient(settings: api).call(.GET, "/v1/status"), reply.status == 200,
-              let status = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] else { return nil }
-        return status["reminders"] as? [String: Any]
     }
 }

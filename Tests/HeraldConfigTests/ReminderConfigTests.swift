@@ -41,6 +41,34 @@ import Testing
         #expect(configuration.quietHours.policies[.normal] == .suppress)
     }
 
+    @Test func aReminderMayBeAClipFromTheSoundsFolder() async throws {
+        let folder = try ConfigFolder()
+        let configuration = try await folder.load(.utf8("""
+            reminders:
+              list:
+                door:
+                  clip: ding
+                  schedule:
+                    daily: ["18:00"]
+            """))
+        let reminder = try #require(configuration.reminders.list.first)
+        #expect(reminder.bodyKind == "file" && reminder.body.hasSuffix("chimes/ding.flac"), "\(reminder.body)")
+        let problems = try await folder.problems(.utf8("""
+            reminders:
+              list:
+                door:
+                  clip: doorbell-that-is-not-there
+                  schedule:
+                    daily: ["18:00"]
+                both:
+                  clip: ding
+                  text: Ding
+                  schedule:
+                    daily: ["18:00"]
+            """))
+        #expect(problems.map { "\($0.line ?? 0) \($0.key)" } == ["4 reminders.list.door.clip", "8 reminders.list.both.clip"])
+    }
+
     @Test func eachMistakeHasItsLineAndKey() async throws {
         let folder = try ConfigFolder()
         let problems = try await folder.problems(.utf8("""

@@ -135,6 +135,33 @@ extension OnTheTestSink {
         #expect(monitor.soundSpan() == nil, "a missed reminder is not said")
     }
 
+    /// CPU seconds (user and system) `pid` has used, from /proc.
+    static func cpuSeconds(_ pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command's closing parenthesis: state is the first, utime the 12th.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test func aDaemonIdleAfterAReminderFiredUsesNoCPU() throws {
+        // A bug once made the scheduler's wait end at once forever after its first timeout: the
+        // daemon spun at full CPU and grew by tens of MB a second, 30 s after any start.
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let due = Self.local(2)
+        let (_, created) = try daemon.post("/v1/reminders", Self.oneShot(due.text))
+        let id = try #require(created["id"] as? String)
+        try SoundServer.waitFor("the reminder", timeout: 10) { try rows(harness, reminder: id).first?["outcome"] as? String == "played" }
+        sleep(1)
+        let pid = daemon.process.processIdentifier
+        let before = try Self.cpuSeconds(pid)
+        sleep(3)
+        let used = try Self.cpuSeconds(pid) - before
+        #expect(used < 0.3, "an idle daemon used \(used) s of CPU in 3 s")
+    }
+
     @Test func anEscalationCutOffByAStopIsDeliveredAfterTheNextStart() throws {
         let receiver = try WebhookReceiver(failFirst: 1)
         defer { receiver.stop() }
