@@ -86,6 +86,7 @@ public actor AnnouncementDaemon {
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
         if let requestID = request.requestID,
            let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
+            HeraldMetrics.duplicate(source: request.source)
             return .duplicate(original)
         }
         let record = Announcer.record(for: request)
@@ -93,6 +94,7 @@ public actor AnnouncementDaemon {
             // The same id raced in from another connection a moment ago.
             if let requestID = request.requestID,
                let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
+                HeraldMetrics.duplicate(source: request.source)
                 return .duplicate(original)
             }
             throw HeraldFailure.io("could not log the announcement")
@@ -110,6 +112,7 @@ public actor AnnouncementDaemon {
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = Date()
             try await context.store.record(failed)
+            HeraldMetrics.announcement(failed)
             return .refused(failed, limit: limit)
         }
         if interrupt, let current = machine.current {
@@ -459,6 +462,8 @@ public actor AnnouncementDaemon {
         do { try await context.store.record(record) } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
+        // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
+        HeraldMetrics.announcement(record)
         notify(record)
     }
 

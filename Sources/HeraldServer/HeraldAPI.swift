@@ -18,6 +18,8 @@ public struct HeraldAPI: Sendable {
     let link: @Sendable () -> LinkStatus?
     /// The daemon's reminders; nil answers the reminder routes 503 (a server built without them).
     let reminders: ReminderService?
+    /// What `GET /metrics` renders: the process's one exporter.
+    let metrics = MetricsExporter.shared
 
     /// Every request reads the config in force now: a reload applies to the API at once.
     public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
@@ -112,6 +114,7 @@ public struct HeraldAPI: Sendable {
             return JSONResponse(value: ["paused": false])
         }
         on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        on(.get, "/metrics") { _, _ in await metricsResponse() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         return router
     }
