@@ -56,6 +56,9 @@ struct DaemonClient {
 
     /// One call to the daemon's API: (status, body); nil when no daemon answers.
     func call(_ method: Verb, _ path: String, json: [String: Any]? = nil) async throws -> (status: Int, body: Data)? {
+        // One connect(2) first: with no daemon, the HTTP client would retry for about 10 s.
+        guard LocalAPISocket.answering(port: settings.port) != nil || SocketProbe.answers(host: settings.host, port: settings.port)
+        else { return nil }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = client.shutdown() }
         var request = HTTPClientRequest(url: settings.baseURL + path)

@@ -82,6 +82,27 @@ extension OnTheTestSink {
         let version = try harness.herald(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(page.value("herald_build_info", ["version": version]) == 1)
         #expect(text.contains("# HELP herald_announcements_total "), "help lines for people reading the page")
+
+        // `herald stats` reads the same log: the same counts, the same cache use.
+        let statsRun = try harness.herald(["stats", "--json", "--since", "1h"])
+        #expect(statsRun.status == 0, "\(statsRun.stderr)")
+        let stats = try JSONSerialization.jsonObject(with: Data(statsRun.stdout.utf8)) as? [String: Any] ?? [:]
+        var outcomes: [String: Int] = [:]
+        for (key, count) in expected { outcomes[key["outcome"] ?? "?", default: 0] += Int(count) }
+        #expect(stats["by_outcome"] as? [String: Int] == outcomes, "\(statsRun.stdout)")
+        #expect(stats["total"] as? Int == 5)
+        #expect(stats["cache_hits"] as? Int == 1 && stats["cache_misses"] as? Int == 2)
+        let onset = stats["onset"] as? [String: Int] ?? [:]
+        #expect(onset["count"] == 4 && onset["max"] == onsets.max(), "\(onset)")
+        let human = try harness.herald(["stats"])
+        #expect(human.stdout.contains("5 announcement(s) from "), "\(human.stdout)")
+        #expect(human.stdout.contains("cache:    33% of sentences from the cache (1 hit(s), 2 synthesized)"), "\(human.stdout)")
+        // Nothing is old enough to prune; the command says so and the log is whole.
+        let prune = try harness.herald(["history", "--prune"])
+        #expect(prune.stdout.contains("pruned 0 announcement(s) finished before "), "\(prune.stdout)\(prune.stderr)")
+        #expect(try harness.history().count == 5)
+        let badWindow = try harness.herald(["stats", "--since", "yesterday"])
+        #expect(badWindow.status != 0 && badWindow.stderr.contains("--since: 'yesterday' is neither a duration"), "\(badWindow.stderr)")
     }
 
     @Test func aTokenGuardsTheMetricsLikeTheRestOfTheAdminAPI() throws {
