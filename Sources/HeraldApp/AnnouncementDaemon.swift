@@ -66,6 +66,8 @@ public actor AnnouncementDaemon {
     private var deferred: [Entry] = []
     private var deferredRelease: Task<Void, Never>?
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Signalled when the queue, the current announcement or the log changes (the admin page).
+    public nonisolated let changes = ChangeFeed()
 
     public init(context: HeraldContext, connector: SoundConnector) {
         self.context = context
@@ -120,6 +122,7 @@ public actor AnnouncementDaemon {
             playing?.cancel()
         }
         wake.yield()
+        changes.signal()
         return .accepted(record)
     }
 
@@ -176,6 +179,7 @@ public actor AnnouncementDaemon {
         deferredRelease?.cancel()
         if machine.shutDown() { playing?.cancel() }
         wake.finish()
+        changes.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
         for (_, list) in waiters { for waiter in list { waiter.resume(returning: nil) } }
         waiters = [:]
@@ -215,11 +219,15 @@ public actor AnnouncementDaemon {
     }
 
     /// Holds the queue after the current announcement; `resume()` goes on.
-    public func pause() { machine.pause() }
+    public func pause() {
+        machine.pause()
+        changes.signal()
+    }
 
     public func resume() {
         machine.resume()
         wake.yield()
+        changes.signal()
     }
 
     /// The daemon's live connection, for status reports; nil while it waits for a server.
@@ -377,6 +385,7 @@ public actor AnnouncementDaemon {
             return (record, result)
         }
         playing = ({ task.cancel() }, Date())
+        changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
         let targetWatch = watchTarget(of: session, entryID: entry.id)
@@ -465,6 +474,7 @@ public actor AnnouncementDaemon {
         // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
         HeraldMetrics.announcement(record)
         notify(record)
+        changes.signal()
     }
 
     private func notify(_ record: AnnouncementRecord) {

@@ -115,6 +115,10 @@ public struct HeraldAPI: Sendable {
         }
         on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
         on(.get, "/metrics") { _, _ in await metricsResponse() }
+        on(.get, "/") { _, _ in AdminPage.response(.html) }
+        on(.get, "/admin.js") { _, _ in AdminPage.response(.script) }
+        on(.get, "/admin.css") { _, _ in AdminPage.response(.style) }
+        on(.get, "/v1/events") { _, _ in await eventStream() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         return router
     }
@@ -187,6 +191,9 @@ public struct HeraldAPI: Sendable {
         var maxVolume: String
         var duckLevel: String
         var mute: String
+        /// Daily windows (`22:00-07:00`) and the volume `play_quieter` raises to.
+        var quietHours: [String]
+        var quietTargetVolume: String
     }
 
     func health() async -> String {
@@ -200,7 +207,9 @@ public struct HeraldAPI: Sendable {
                                    sink: safeguard.sinkName ?? "the default sink",
                                    minVolume: "\(safeguard.minVolume.percent)%", targetVolume: "\(safeguard.targetVolume.percent)%",
                                    maxVolume: "\(safeguard.maxVolume.percent)%", duckLevel: "\(Int((safeguard.duckLevel * 100).rounded()))%",
-                                   mute: safeguard.mutePolicy.rawValue)
+                                   mute: safeguard.mutePolicy.rawValue,
+                                   quietHours: configuration.quietHours.windows.map(\.description),
+                                   quietTargetVolume: "\(configuration.quietHours.targetVolume.percent)%")
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),
