@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian, one module each.
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // The HTTP API of `herald serve`.
@@ -78,6 +81,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // MQTT intake for hubs behind NAT: the libmosquitto client, the topics, events and presence.
         .target(

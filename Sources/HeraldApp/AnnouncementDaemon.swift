@@ -66,6 +66,8 @@ public actor AnnouncementDaemon {
     private var deferred: [Entry] = []
     private var deferredRelease: Task<Void, Never>?
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Signalled when the queue, the current announcement or the log changes (the admin page).
+    public nonisolated let changes = ChangeFeed()
 
     /// The format of the stream kept corked on the target sink between announcements (speech,
     /// packs and chimes share it); nil keeps none.
@@ -91,6 +93,7 @@ public actor AnnouncementDaemon {
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
         if let requestID = request.requestID,
            let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
+            HeraldMetrics.duplicate(source: request.source)
             return .duplicate(original)
         }
         let record = Announcer.record(for: request)
@@ -98,6 +101,7 @@ public actor AnnouncementDaemon {
             // The same id raced in from another connection a moment ago.
             if let requestID = request.requestID,
                let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
+                HeraldMetrics.duplicate(source: request.source)
                 return .duplicate(original)
             }
             throw HeraldFailure.io("could not log the announcement")
@@ -126,6 +130,7 @@ public actor AnnouncementDaemon {
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = Date()
             try await context.store.record(failed)
+            HeraldMetrics.announcement(failed)
             return .refused(failed, limit: limit)
         }
         if interrupt, let current = machine.current {
@@ -133,6 +138,7 @@ public actor AnnouncementDaemon {
             playing?.cancel()
         }
         wake.yield()
+        changes.signal()
         return .accepted(record)
     }
 
@@ -202,6 +208,7 @@ public actor AnnouncementDaemon {
         deferredRelease?.cancel()
         if machine.shutDown() { playing?.cancel() }
         wake.finish()
+        changes.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
         for (_, list) in waiters { for waiter in list { waiter.resume(returning: nil) } }
         waiters = [:]
@@ -241,11 +248,15 @@ public actor AnnouncementDaemon {
     }
 
     /// Holds the queue after the current announcement; `resume()` goes on.
-    public func pause() { machine.pause() }
+    public func pause() {
+        machine.pause()
+        changes.signal()
+    }
 
     public func resume() {
         machine.resume()
         wake.yield()
+        changes.signal()
     }
 
     /// The daemon's live connection, for status reports; nil while it waits for a server.
@@ -403,6 +414,7 @@ public actor AnnouncementDaemon {
             return (record, result)
         }
         playing = ({ task.cancel() }, Date())
+        changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
         let targetWatch = watchTarget(of: session, entryID: entry.id)
@@ -493,7 +505,10 @@ public actor AnnouncementDaemon {
         do { try await context.store.record(record) } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
+        // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
+        HeraldMetrics.announcement(record)
         notify(record)
+        changes.signal()
     }
 
     private func notify(_ record: AnnouncementRecord) {

@@ -105,6 +105,7 @@ public struct HeraldContext: Sendable {
     @discardableResult
     public func recoverPendingJournal(with safeguard: Safeguard) async throws -> Safeguard.Restoration? {
         guard let restoration = try await safeguard.recoverPending() else { return nil }
+        HeraldMetrics.restored(restoration, replayingJournal: true)
         guard restoration.failures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoration.failures) }
         return restoration
     }

@@ -48,6 +48,7 @@ public final class SafeguardSession: Sendable {
                 lock.release()
                 return .suppressedMuted(sink)
             case .opened(let before, let entry):
+                HeraldMetrics.opened(entry)
                 return .opened(SafeguardSession(sound: sound, sinkName: sinkName, before: before, entry: entry,
                                                 quietTarget: quietTarget, safeguard: safeguard, lock: lock))
             }
@@ -64,6 +65,7 @@ public final class SafeguardSession: Sendable {
     public func close() async -> Safeguard.Restoration? {
         let restoration = await safeguard.close()
         lock.release()
+        if let restoration { HeraldMetrics.restored(restoration, replayingJournal: false) }
         return restoration
     }
 }

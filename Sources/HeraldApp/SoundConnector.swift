@@ -87,6 +87,7 @@ public actor SoundConnector {
             lastError = .noServer("connected; applying the restore journal first")
             // The journal first: nobody plays on this connection before it is applied.
             await onConnect(fresh)
+            if case .waiting = state { HeraldMetrics.reconnected() }
             connection = fresh
             state = .connected(server: "\(info.name) \(info.version)")
             changed()

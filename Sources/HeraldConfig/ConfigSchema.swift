@@ -31,7 +31,7 @@ enum ConfigSchema {
         "api.max_text_chars": .scalar, "api.rate_per_minute": .scalar, "api.idle_timeout": .scalar,
         "api.body_timeout": .scalar, "api.max_connections": .scalar,
         "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, 
-        "queue.request_id_retention_days": .scalar,
+        "queue.request_id_retention_days": .scalar, "history.retention_days": .scalar,
         "priorities.critical.mute": .scalar, "priorities.critical.max_age": .scalar,
         "priorities.high.mute": .scalar, "priorities.high.max_age": .scalar,
         "priorities.normal.mute": .scalar, "priorities.normal.max_age": .scalar,

@@ -75,6 +75,12 @@ struct ConfigValues {
         readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory)
         result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
+        result.history.retentionDays = integer("history.retention_days", range: 0...36_500) ?? result.history.retentionDays
+        if result.history.retentionDays > 0 && result.history.retentionDays < result.queue.requestIDRetentionDays {
+            // A pruned row takes its request id with it: a till's retry would play again.
+            report("history.retention_days",
+                   "\(result.history.retentionDays) days is shorter than queue.request_id_retention_days (\(result.queue.requestIDRetentionDays)); make it at least \(result.queue.requestIDRetentionDays), or 0 to keep every row")
+        }
         for priority in Priority.allCases {
             guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
                 result.chimes[priority] = nil

@@ -13,6 +13,15 @@ public struct QueueSettings: Sendable, Equatable {
     public init() {}
 }
 
+/// How long the announcement log keeps its rows.
+public struct HistorySettings: Sendable, Equatable {
+    /// Rows finished longer ago than this many days are deleted by the daemon (at start and
+    /// daily) and by `herald history --prune`; 0 keeps them forever.
+    public var retentionDays = 365
+
+    public init() {}
+}
+
 /// The HTTP API of `herald serve`.
 public struct APISettings: Sendable, Equatable {
     public enum Role: String, Sendable, CaseIterable {

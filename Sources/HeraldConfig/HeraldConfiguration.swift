@@ -21,6 +21,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var soundsDirectory: String
     public var api = APISettings()
     public var queue = QueueSettings()
+    public var history = HistorySettings()
     /// Mute policy and max age per priority (`priorities.<p>`).
     public var priorities: PriorityPolicies = .defaults
     public var audioURL = AudioURLSettings()
@@ -76,15 +77,18 @@ public struct HeraldConfiguration: Sendable, Equatable {
     }
 
     /// `$HERALD_SOUNDS`, else a `Sounds` folder beside or above the executable (a build tree),
-    /// else `/usr/local/share/herald/Sounds`.
+    /// or `share/herald/Sounds` above it (the .deb: /usr/bin/herald finds /usr/share/herald/Sounds,
+    /// wherever the package was unpacked), else `/usr/local/share/herald/Sounds`.
     public static func defaultSoundsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String {
         if let path = environment["HERALD_SOUNDS"], !path.isEmpty { return path }
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "/").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+        // The running executable itself: `herald` found on PATH has no folder in argv[0].
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? "/"
+        var folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
-            let candidate = folder.appendingPathComponent("Sounds")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("chimes").path) {
+            for candidate in [folder.appendingPathComponent("Sounds"), folder.appendingPathComponent("share/herald/Sounds")]
+            where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("chimes").path) {
                 return candidate.path
             }
             folder.deleteLastPathComponent()

@@ -18,6 +18,8 @@ public struct HeraldAPI: Sendable {
     let link: @Sendable () -> LinkStatus?
     /// The daemon's reminders; nil answers the reminder routes 503 (a server built without them).
     let reminders: ReminderService?
+    /// What `GET /metrics` renders: the process's one exporter.
+    let metrics = MetricsExporter.shared
 
     /// Every request reads the config in force now: a reload applies to the API at once.
     public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
@@ -112,6 +114,11 @@ public struct HeraldAPI: Sendable {
             return JSONResponse(value: ["paused": false])
         }
         on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        on(.get, "/metrics") { _, _ in await metricsResponse() }
+        on(.get, "/") { _, _ in AdminPage.response(.html) }
+        on(.get, "/admin.js") { _, _ in AdminPage.response(.script) }
+        on(.get, "/admin.css") { _, _ in AdminPage.response(.style) }
+        on(.get, "/v1/events") { _, _ in await eventStream() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         return router
     }
@@ -184,6 +191,9 @@ public struct HeraldAPI: Sendable {
         var maxVolume: String
         var duckLevel: String
         var mute: String
+        /// Daily windows (`22:00-07:00`) and the volume `play_quieter` raises to.
+        var quietHours: [String]
+        var quietTargetVolume: String
     }
 
     func health() async -> String {
@@ -197,7 +207,9 @@ public struct HeraldAPI: Sendable {
                                    sink: safeguard.sinkName ?? "the default sink",
                                    minVolume: "\(safeguard.minVolume.percent)%", targetVolume: "\(safeguard.targetVolume.percent)%",
                                    maxVolume: "\(safeguard.maxVolume.percent)%", duckLevel: "\(Int((safeguard.duckLevel * 100).rounded()))%",
-                                   mute: safeguard.mutePolicy.rawValue)
+                                   mute: safeguard.mutePolicy.rawValue,
+                                   quietHours: configuration.quietHours.windows.map(\.description),
+                                   quietTargetVolume: "\(configuration.quietHours.targetVolume.percent)%")
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),

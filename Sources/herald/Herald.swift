@@ -3,12 +3,14 @@ import ArgumentParser
 /// The `herald` command: speaks payments and reminders, and makes sure they are heard.
 @main
 struct Herald: AsyncParsableCommand {
-    /// Reported by `/v1/status`.
+    /// The one version string: `herald --version`, `/v1/status`, the MQTT status, `/metrics`
+    /// (`herald_build_info`) and the .deb's version (scripts/package.sh asks `herald --version`).
     static let version = "0.3.0"
 
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
-        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Restore.self, CacheCommand.self,
+        version: version,
+        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self,
                       PackCommand.self, ConfigCommand.self, Remind.self])
 }

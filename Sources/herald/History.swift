@@ -5,7 +5,9 @@ import HeraldCore
 
 extension Herald {
     struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the newest announcements from the log.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show the newest announcements from the log.",
+            discussion: "--prune deletes the rows finished more than history.retention_days ago (the daemon also does it daily).")
 
         @OptionGroup var options: GlobalOptions
 
@@ -15,12 +17,26 @@ extension Herald {
         @Flag(help: "Print the rows as JSON.")
         var json = false
 
+        @Flag(help: "Delete the rows finished more than history.retention_days ago, and say how many went.")
+        var prune = false
+
         func validate() throws {
             guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000, not \(limit)") }
         }
 
         func run() async throws {
             let context = try await options.makeContext()
+            if prune {
+                let days = context.configuration.history.retentionDays
+                guard days > 0 else {
+                    throw fail("history.retention_days is 0 (keep every row) in \(context.configuration.file ?? "the built-in defaults"); set it to a number of days to prune")
+                }
+                let before = Date().addingTimeInterval(-Double(days) * 86_400)
+                let removed: Int
+                do { removed = try await context.store.prune(finishedBefore: before) } catch { throw fail(error) }
+                print("pruned \(removed) announcement(s) finished before \(ISO8601DateFormatter().string(from: before)) (history.retention_days: \(days))")
+                return
+            }
             let rows: [AnnouncementRecord]
             do { rows = try await context.store.recent(limit: limit) } catch { throw fail(error) }
             if json {

@@ -26,6 +26,9 @@ extension Herald {
             var configured = options.makeLogger()
             if !options.verbose && ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"] == nil { configured.logLevel = .info }
             let logger = configured
+            // Before anything is counted: swift-metrics binds each metric to the backend in place then.
+            _ = MetricsExporter.shared
+            HeraldMetrics.start(version: Herald.version)
             let live = LiveContext(try await options.makeContext(logger: logger, tolerant: true))
             let (soundChanges, soundChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             let connector = SoundConnector(logger: logger, onConnect: { sound in
@@ -87,6 +90,10 @@ struct DaemonService: Service {
                 // Reminders feed the queue; they stop with it (cancelled below).
                 group.addTask { await reminders.run() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
+                group.addTask {
+                    // At start, then daily: history.retention_days.
+                    repeat { await daemon.pruneHistory() } while (try? await Task.sleep(for: .seconds(86_400))) != nil
+                }
                 group.addTask {
                     // A log that could not be written is written as soon as the disk lets it.
                     while (try? await Task.sleep(for: .seconds(2))) != nil { await live.value.store.flush() }

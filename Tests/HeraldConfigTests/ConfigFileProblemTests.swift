@@ -93,6 +93,11 @@ struct BadConfig: Sendable, CustomTestStringConvertible {
                   says: "is a folder"),
         BadConfig("database.path under a regular file", "database:\n  path: $DIR/afile/x.sqlite\n", line: 2,
                   key: "database.path", says: "cannot be created: $DIR/afile is a file, not a folder"),
+        BadConfig("history kept shorter than request ids", "queue:\n  request_id_retention_days: 7\nhistory:\n  retention_days: 3\n",
+                  line: 4, key: "history.retention_days",
+                  says: "3 days is shorter than queue.request_id_retention_days (7); make it at least 7, or 0 to keep every row"),
+        BadConfig("history kept a negative number of days", "history:\n  retention_days: -1\n", line: 2,
+                  key: "history.retention_days", says: "'-1' is not a whole number from 0 to 36500"),
         BadConfig("database.path deeper under a regular file", "sink: a\ndatabase:\n  path: $DIR/afile/more/x.sqlite\n",
                   line: 3, key: "database.path", says: "$DIR/afile is a file, not a folder"),
     ]

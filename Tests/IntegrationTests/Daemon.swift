@@ -43,15 +43,23 @@ final class Daemon {
 
     /// A blocking HTTP request: (status, JSON body).
     static func request(_ method: String, _ url: String, _ body: String? = nil, timeout: Double = 120) throws -> (Int, Any?) {
+        let (status, data, _) = rawRequest(method, url, body, timeout: timeout)
+        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+    }
+
+    /// A blocking HTTP request: (status, body, Content-Type).
+    static func rawRequest(_ method: String, _ url: String, _ body: String? = nil, headers: [String: String] = [:],
+                           timeout: Double = 120) -> (Int, Data?, String?) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         request.timeoutInterval = timeout
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: (Int, Any?) = (0, nil)
+        nonisolated(unsafe) var result: (Int, Data?, String?) = (0, nil, nil)
         URLSession.shared.dataTask(with: request) { data, response, _ in
-            result = ((response as? HTTPURLResponse)?.statusCode ?? 0,
-                      data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+            let http = response as? HTTPURLResponse
+            result = (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "Content-Type"))
             done.signal()
         }.resume()
         done.wait()

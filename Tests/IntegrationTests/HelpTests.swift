@@ -11,6 +11,17 @@ import Testing
         }
     }
 
+    @Test func versionIsOneLineFromTheOneDeclaration() throws {
+        let result = try SoundServer.run(HeraldHarness.binary, ["--version"])
+        #expect(result.status == 0)
+        let version = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Semantic version, nothing else on the line: scripts/package.sh uses it as the .deb's version.
+        #expect(version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil, "got '\(result.stdout)'")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/herald/Herald.swift")
+        let declared = try String(contentsOf: sources, encoding: .utf8)
+        #expect(declared.contains("static let version = \"\(version)\""), "one source of the version string")
+    }
+
     @Test func payExplainsItsAmountAndOptions() throws {
         let help = try SoundServer.run(HeraldHarness.binary, ["pay", "--help"])
         #expect(help.stdout.contains("The amount, exactly as a decimal: 25.30"))

@@ -135,6 +135,7 @@ public actor ReminderService {
         reminders[id] = stored
         try await database.saveReminderStates([id: stored.state])
         try await database.recordAck(ack)
+        HeraldMetrics.reminderAcknowledged()
         logger.notice("reminder acknowledged", metadata: ["reminder": "\(id)", "by": "\(who)"])
         changed.yield()
         return ack
@@ -216,6 +217,7 @@ public actor ReminderService {
                 language: reminder.language, voice: reminder.voice,
                 requestID: "\(reminder.id)/\(Int(due.timeIntervalSince1970))/\(time)")
             request.reminder = .init(id: reminder.id, due: due, late: late)
+            HeraldMetrics.reminderFired(late ? "late" : "on_time")
             do {
                 _ = try await daemon.submit(request)
                 logger.info("reminder said", metadata: ["reminder": "\(reminder.id)", "due": "\(due)", "time": "\(time)",
@@ -231,6 +233,7 @@ public actor ReminderService {
             record.reminderID = reminder.id
             record.outcome = .missed
             record.finishedAt = moment
+            HeraldMetrics.reminderFired("missed")
             let grace = DurationText.format(context.configuration.reminders.grace)
             record.error = count == 1 ? "due at \(Self.stamp(due)), more than reminders.grace (\(grace)) ago"
                 : "\(count) occurrences from \(Self.stamp(due)) passed while the hub could not say them"
@@ -243,7 +246,7 @@ public actor ReminderService {
                                       logger: logger)
             // Its own task: a slow or failing webhook never holds a reminder back.
             escalations.removeAll { $0.isCancelled }
-            escalations.append(Task { await escalator.send(event, to: url) })
+            escalations.append(Task { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) })
         }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import HeraldCore
+import Speech
+
+extension Doctor {
+    /// The synthesizer and its voices, then one voice pack per amount grammar.
+    func speechChecks() async -> [DoctorFinding] {
+        var findings = [await synthesizerCheck()]
+        for grammar in AmountGrammars.all { findings.append(packCheck(grammar)) }
+        return findings
+    }
+
+    func synthesizerCheck() async -> DoctorFinding {
+        let speech = context.configuration.speech
+        guard speech.engine == .espeakNG else {
+            let program = speech.command.split(separator: " ").first.map(String.init) ?? ""
+            guard !program.isEmpty, Self.findProgram(program) != nil else {
+                return DoctorFinding("speech", .problem, "speech.command's program '\(program)' is not on PATH: text cannot be spoken",
+                                     action: "install it, or set speech.engine: espeak-ng")
+            }
+            return DoctorFinding("speech", .ok, "the command engine: \(speech.command)")
+        }
+        let catalog: EspeakVoiceCatalog
+        do { catalog = try await EspeakSynthesizer.shared.catalog() } catch {
+            return DoctorFinding("speech", .problem, "espeak-ng cannot start: \(error); text cannot be spoken",
+                                 action: "apt-get install espeak-ng-data (or espeak-ng)")
+        }
+        let voice = speech.resolveVoice(nil, language: speech.language)
+        guard catalog.knows(voice: voice) || catalog.knows(language: voice) else {
+            return DoctorFinding("speech", .problem, "espeak-ng has no voice '\(voice)' for speech.language \(speech.language)",
+                                 action: "set speech.voice to one of `espeak-ng --voices`, or speech.language to one of \(catalog.suggestedLanguages.joined(separator: ", "))")
+        }
+        let unknown = speech.voiceAliases.sorted { $0.key < $1.key }
+            .filter { !catalog.knows(voice: $0.value) && !catalog.knows(language: $0.value) }
+        if !unknown.isEmpty {
+            return DoctorFinding("speech", .warning, "espeak-ng (\(catalog.voices.count) voices) lacks the voices of speech.voices aliases \(unknown.map { "\($0.key): \($0.value)" }.joined(separator: ", ")); requests naming them get a 400",
+                                 action: "map those aliases to voices `espeak-ng --voices` lists")
+        }
+        return DoctorFinding("speech", .ok, "espeak-ng, voice \(voice) for \(speech.language), \(catalog.voices.count) voices installed")
+    }
+
+    /// A pack that lacks a word, or whose clip file is gone, makes payments synthesized instead:
+    /// still heard, but not in the recorded voice.
+    func packCheck(_ grammar: any AmountGrammar) -> DoctorFinding {
+        let speech = context.configuration.speech
+        let check = "voice pack \(grammar.language)"
+        let pack: VoicePack
+        do {
+            guard let found = try VoicePack.find(language: grammar.language, in: speech.packsDirectory) else {
+                return DoctorFinding(check, grammar.language == speech.language ? .warning : .ok,
+                                     "none in \(speech.packsDirectory); \(grammar.language) payments are synthesized",
+                                     action: grammar.language == speech.language ? "herald pack build \(grammar.language)" : nil)
+            }
+            pack = found
+        } catch {
+            return DoctorFinding(check, .warning, "\(error); \(grammar.language) payments are synthesized",
+                                 action: "fix the manifest, or render it again: herald pack build \(grammar.language)")
+        }
+        let tokens = grammar.vocabulary + speech.phrase(for: grammar.language).literalTokens
+        let missing = pack.missing(tokens)
+        let unreadable = Set(tokens).subtracting(missing).sorted().filter { token in
+            guard let file = pack.manifest.clips[token] else { return false }
+            return !FileManager.default.isReadableFile(atPath: (pack.directory as NSString).appendingPathComponent(file))
+        }
+        guard missing.isEmpty && unreadable.isEmpty else {
+            var gaps: [String] = []
+            if !missing.isEmpty { gaps.append("no clip in manifest.json for \(Self.quoted(missing))") }
+            if !unreadable.isEmpty {
+                gaps.append("clip files missing for \(unreadable.map { "'\($0)' (\(pack.manifest.clips[$0] ?? ""))" }.joined(separator: ", "))")
+            }
+            return DoctorFinding(check, .warning, "\(pack.directory): \(gaps.joined(separator: "; ")); amounts with those words are synthesized",
+                                 action: "record the words into \(pack.directory) under the names manifest.json gives, or render the pack again: herald pack build \(grammar.language)")
+        }
+        return DoctorFinding(check, .ok, "\(pack.directory): all \(Set(tokens).count) words")
+    }
+
+    static func quoted(_ words: [String]) -> String { words.map { "'\($0)'" }.joined(separator: ", ") }
+
+    static func findProgram(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

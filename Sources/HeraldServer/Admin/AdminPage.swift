@@ -1,0 +1,32 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The admin page at `/`: plain HTML, CSS and JavaScript compiled into the binary (no build step,
+/// no external assets). It reads and acts only through the JSON API, with the same tokens.
+enum AdminPage {
+    enum Asset { case html, script, style }
+
+    /// The paths that serve the page itself; they hold no data, so they need no token.
+    static let paths: Set<String> = ["/", "/admin.js", "/admin.css"]
+
+    static func response(_ asset: Asset) -> Response {
+        var headers = HTTPFields()
+        let body: String
+        switch asset {
+        case .html:
+            headers[.contentType] = "text/html; charset=utf-8"
+            // Only its own script and style: nothing from elsewhere, nothing inline.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+            body = html
+        case .script:
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            body = script
+        case .style:
+            headers[.contentType] = "text/css; charset=utf-8"
+            body = style
+        }
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `herald doctor` as a person runs it, on the private server's test sink: healthy, muted, no
+/// server at all, and a voice pack missing a word.
+extension OnTheTestSink {
+@Suite final class DoctorTests {
+    init() throws {
+        try SoundServer.require()
+    }
+
+    static let doctorTone = 880.0
+
+    /// `herald doctor --json`: exit status and the checks by name (the last one of a name).
+    func doctor(_ harness: HeraldHarness, _ extra: [String] = [], environment: [String: String] = [:]) throws
+        -> (status: Int32, heard: Bool, checks: [String: [String: Any]], text: String) {
+        let result = try harness.herald(["doctor", "--json"] + extra, environment: environment)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        var checks: [String: [String: Any]] = [:]
+        for check in json["checks"] as? [[String: Any]] ?? [] { checks[check["check"] as? String ?? "?"] = check }
+        return (result.status, json["speech_would_be_heard"] as? Bool ?? false, checks, result.stdout + result.stderr)
+    }
+
+    @Test func aHealthySetupIsOkAndItsToneIsHeard() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let harness = try HeraldHarness()
+        let monitor = try MonitorRecording()
+        let report = try doctor(harness)
+        usleep(200_000)
+        monitor.stop()
+        #expect(report.status == 0, "\(report.text)")
+        #expect(report.heard)
+        for name in ["config", "sound server", "sink", "volume", "tone", "lock", "database", "disk", "speech", "voice pack en", "time zone"] {
+            #expect(report.checks[name]?["level"] as? String == "ok", "\(name): \(report.checks[name] ?? [:])")
+        }
+        #expect(report.checks["daemon"]?["level"] as? String == "warning", "no daemon runs in this test")
+        #expect(monitor.heardDuration(frequency: Self.doctorTone, floor: 0.01) > 0.2, "the doctor's tone on the monitor")
+        let human = try harness.herald(["doctor", "--no-tone"])
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("ok       sound server"), "\(human.stdout)")
+        #expect(human.stdout.hasSuffix("speech would be heard (1 warning)\n"), "\(human.stdout)")
+    }
+
+    @Test func aMutedSinkIsAWarningWhenHeraldUnmutesItAndAProblemWhenItRespectsTheMute() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: true)
+        defer { try? SoundServer.setSink(volumes: ["60%"], muted: false) }
+        let harness = try HeraldHarness()
+        var report = try doctor(harness)
+        #expect(report.status == 0, "\(report.text)")
+        #expect(report.checks["mute"]?["level"] as? String == "warning")
+        #expect((report.checks["mute"]?["detail"] as? String ?? "").contains("does not play low"), "\(report.checks["mute"] ?? [:])")
+        #expect(report.checks["tone"]?["level"] as? String == "ok", "unmuted for the tone")
+        #expect(try SoundServer.readSink().muted, "and muted again after it")
+
+        try harness.appendConfig("safeguard:\n  mute: respect")
+        report = try doctor(harness)
+        #expect(report.status == 1, "\(report.text)")
+        #expect(!report.heard)
+        #expect(report.checks["mute"]?["level"] as? String == "problem")
+        #expect((report.checks["mute"]?["action"] as? String ?? "").contains("pactl set-sink-mute \(SoundServer.sink) 0"))
+        #expect(report.checks["tone"]?["level"] as? String == "problem")
+        #expect(try SoundServer.readSink().muted)
+    }
+
+    @Test func noSoundServerIsAProblemThatSaysWhatToStart() throws {
+        let harness = try HeraldHarness()
+        let report = try doctor(harness, environment: ["PULSE_SERVER": "unix:/nonexistent/herald-doctor/native"])
+        #expect(report.status == 1, "\(report.text)")
+        let server = try #require(report.checks["sound server"], "\(report.text)")
+        #expect(server["level"] as? String == "problem")
+        #expect((server["action"] as? String ?? "").contains("pulseaudio --start"))
+        #expect(report.checks["tone"] == nil, "nothing to play on")
+        #expect(report.checks["database"]?["level"] as? String == "ok", "the other checks still run")
+    }
+
+    @Test func aVoicePackMissingAWordIsNamedWithTheFileAndTheFix() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let harness = try HeraldHarness()
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sounds/voices").standardized.path
+        let packs = harness.folder + "/voices"
+        try FileManager.default.copyItem(atPath: shipped, toPath: packs)
+        try FileManager.default.removeItem(atPath: packs + "/en/seven.flac")
+        try harness.appendConfig("speech:\n  packs: \(packs)")
+        let report = try doctor(harness, ["--no-tone"])
+        #expect(report.status == 0, "still heard: the amount is synthesized. \(report.text)")
+        let pack = try #require(report.checks["voice pack en"])
+        #expect(pack["level"] as? String == "warning")
+        #expect((pack["detail"] as? String ?? "").contains("'seven' (seven.flac)"), "\(pack)")
+        #expect((pack["action"] as? String ?? "").contains("herald pack build en"))
+        #expect(report.checks["voice pack zh"]?["level"] as? String == "ok")
+    }
+}
+}
