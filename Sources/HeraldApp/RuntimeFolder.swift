@@ -10,7 +10,7 @@ import Glibc
 public enum RuntimeFolder {
     /// `$XDG_RUNTIME_DIR/herald/safeguard-<id>.lock`, or `/tmp/herald-<uid>/safeguard-<id>.lock`
     /// when there is no runtime directory; `<id>` is a short stable hash of the sound server's
-    /// address. Pure: nothing is created (see `prepare`).
+    /// address. Nothing is created (see `prepare`).
     public static func safeguardLock(environment: [String: String], userID: uid_t) -> String {
         (path(environment: environment, userID: userID) as NSString)
             .appendingPathComponent("safeguard-\(shortHash(serverAddress(environment: environment))).lock")
@@ -18,14 +18,17 @@ public enum RuntimeFolder {
 
     /// `$XDG_RUNTIME_DIR/herald/api-<port>.sock` (or under `/tmp/herald-<uid>`): where the daemon
     /// serving the API on `port` also listens for the CLI. Per port, so two daemons (tests, two
-    /// configs) never take each other's socket. Pure.
+    /// configs) never take each other's socket. Nothing is created.
     public static func apiSocket(port: Int, environment: [String: String], userID: uid_t) -> String {
         (path(environment: environment, userID: userID) as NSString).appendingPathComponent("api-\(port).sock")
     }
 
-    /// `$XDG_RUNTIME_DIR/herald`, or `/tmp/herald-<uid>` when there is no runtime directory. Pure.
+    /// `$XDG_RUNTIME_DIR/herald`, or `/tmp/herald-<uid>` when there is no runtime directory, or
+    /// the one named is missing or not writable (a variable carried over by `su` or `sudo -E`
+    /// from another session): a stale variable must not stop a payment from being said. Creates
+    /// nothing (see `prepare`); the daemon and the CLI, looking at the same folder, agree.
     public static func path(environment: [String: String], userID: uid_t) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, access(runtime, W_OK | X_OK) == 0 {
             return (runtime as NSString).appendingPathComponent("herald")
         }
         return "/tmp/herald-\(userID)"

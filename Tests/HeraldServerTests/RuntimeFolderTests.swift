@@ -26,22 +26,29 @@ import Testing
         #expect((attributes[.ownerAccountID] as? Int) == Int(getuid()))
     }
 
-    @Test func anotherServerGetsAnotherLock() {
-        let runtime = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+    @Test func anotherServerGetsAnotherLock() throws {
+        // A runtime directory that exists: one that does not is not used (see below).
+        try FileManager.default.createDirectory(atPath: folder + "/run/user/1000", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = ["XDG_RUNTIME_DIR": folder + "/run/user/1000"]
         let local = RuntimeFolder.safeguardLock(environment: runtime, userID: 1000)
         let server = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p1/native"]) { $1 }, userID: 1000)
         let sameServer = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "/tmp/p1/native"]) { $1 }, userID: 1000)
         let other = RuntimeFolder.safeguardLock(environment: runtime.merging(["PULSE_SERVER": "unix:/tmp/p2/native"]) { $1 }, userID: 1000)
-        #expect(local.hasPrefix("/run/user/1000/herald/safeguard-") && local.hasSuffix(".lock"))
+        #expect(local.hasPrefix(folder + "/run/user/1000/herald/safeguard-") && local.hasSuffix(".lock"))
         #expect(server != local && other != server)
         #expect(sameServer == server, "unix:PATH and PATH are one server")
-        let defaultSocket = runtime.merging(["PULSE_SERVER": "unix:/run/user/1000/pulse/native"]) { $1 }
+        let defaultSocket = runtime.merging(["PULSE_SERVER": "unix:\(folder)/run/user/1000/pulse/native"]) { $1 }
         #expect(RuntimeFolder.safeguardLock(environment: defaultSocket, userID: 1000) == local, "the default socket named is the default server")
     }
 
     @Test func withoutARuntimeDirectoryTheLockIsInAPerUserTmpFolder() {
         #expect(RuntimeFolder.safeguardLock(environment: [:], userID: 1234).hasPrefix("/tmp/herald-1234/safeguard-"))
         #expect(RuntimeFolder.safeguardLock(environment: ["XDG_RUNTIME_DIR": ""], userID: 7).hasPrefix("/tmp/herald-7/"))
+        // A stale variable (su, sudo -E) naming a folder that is not there: the tmp folder, not a failure.
+        #expect(RuntimeFolder.safeguardLock(environment: ["XDG_RUNTIME_DIR": folder + "/gone"], userID: 7).hasPrefix("/tmp/herald-7/"))
+        #expect(RuntimeFolder.apiSocket(port: 7370, environment: ["XDG_RUNTIME_DIR": folder + "/gone"], userID: 7)
+                == "/tmp/herald-7/api-7370.sock")
         #expect(RuntimeFolder.safeguardLock(environment: [:], userID: 1) == RuntimeFolder.safeguardLock(environment: [:], userID: 1),
                 "stable: the same address always names the same file")
     }
