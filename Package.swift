@@ -49,7 +49,10 @@ let package = Package(
         // Synthesizers, amount grammars, voice packs, the clip cache.
         .target(
             name: "Speech",
-            dependencies: ["CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "HeraldStore",
             dependencies: ["HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]),

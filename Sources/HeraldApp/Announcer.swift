@@ -136,6 +136,7 @@ public struct Announcer: Sendable {
             record.durationMilliseconds = max(0, report.totalMilliseconds - report.startMilliseconds - prefix)
         }
         record.outcome = report.stoppedEarly ? .interrupted : .played
+        record.clipSource = rendered.settledClipSource
         if !report.stoppedEarly { await rendered.whenPlayed?() }
     }
 

@@ -69,7 +69,7 @@ public struct HeraldContext: Sendable {
 
     /// Text and payments to audio, with this config's engine, voices, packs and cache.
     public func makeRenderer() -> SpeechRenderer {
-        SpeechRenderer(settings: configuration.speech, synthesizer: configuration.speech.makeSynthesizer(),
+        SpeechRenderer(settings: configuration.speech, synthesizer: configuration.speech.makeSynthesizer(logger: logger),
                        cache: clipCache, logger: logger)
     }
 

@@ -45,18 +45,27 @@ public enum Warmup {
                 context.logger.warning("chime \(path) not loaded at start: \(error)")
             }
         }
-        if configuration.speech.engine == .espeakNG {
-            // espeak_Initialize reads its data files and the voice on the first synthesis.
-            let renderer = context.makeRenderer()
+        if configuration.speech.engine != .command {
+            // espeak_Initialize reads its data files and the voice on the first synthesis (Piper
+            // hands espeak-ng what it cannot say, so it is loaded for Piper too).
             do {
-                let clip = try await renderer.synthesizeWhole(renderer.request(text: "ready", language: nil, voice: nil))
+                let clip = try await context.makeRenderer().synthesizeWhole(
+                    SpeechRequest(text: "ready", language: "en", voice: EspeakSynthesizer.defaultVoice(language: "en"),
+                                  rate: configuration.speech.rate, pitch: configuration.speech.pitch), on: EspeakSynthesizer.shared)
                 speechFormat = AudioFormat(sampleRate: clip.sampleRate, channelCount: clip.channelCount)
             } catch {
                 context.logger.warning("espeak-ng not ready at start: \(error)")
             }
         }
+        if configuration.speech.engine == .piper {
+            // The model takes about a second to load; the process stays resident from now on.
+            await configuration.speech.makeSynthesizer(logger: context.logger).prepare()
+            if let voice = try? PiperVoiceModel.read(modelPath: configuration.speech.piper.model) {
+                speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
+            }
+        }
         let duration = ContinuousClock.now - started
-        context.logger.info("warmed up: \(clips) clips in memory, espeak-ng loaded, in \(duration)")
+        context.logger.info("warmed up: \(clips) clips in memory, \(configuration.speech.engine.rawValue) loaded, in \(duration)")
         return Result(clips: clips, speechFormat: speechFormat, duration: duration)
     }
 }

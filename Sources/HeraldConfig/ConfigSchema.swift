@@ -26,6 +26,8 @@ enum ConfigSchema {
         "speech.language": .scalar, "speech.voice": .scalar, "speech.rate": .scalar, "speech.pitch": .scalar,
         "speech.currency": .scalar, "speech.packs": .scalar,
         "speech.voices": .openMapping, "speech.phrases": .openMapping,
+        "speech.piper.python": .scalar, "speech.piper.model": .scalar, "speech.piper.threads": .scalar,
+        "speech.piper.timeout_ms": .scalar, "speech.piper.voices": .openMapping,
         "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,
         "api.listen": .scalar, "api.tokens": .openMapping, "api.max_body_bytes": .scalar,
         "api.max_text_chars": .scalar, "api.rate_per_minute": .scalar, "api.idle_timeout": .scalar,

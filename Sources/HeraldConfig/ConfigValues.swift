@@ -115,7 +115,7 @@ struct ConfigValues {
             if let parsed = SpeechSettings.Engine(rawValue: engine.lowercased()) {
                 speech.engine = parsed
             } else {
-                report("speech.engine", "'\(engine)' is not an engine; use espeak-ng or command")
+                report("speech.engine", "'\(engine)' is not an engine; use espeak-ng, piper or command")
             }
         }
         let command = string("speech.command") ?? speech.command
@@ -127,6 +127,7 @@ struct ConfigValues {
         if speech.engine == .command && command.trimmingCharacters(in: .whitespaces).isEmpty {
             report("speech.engine", "the command engine needs speech.command, e.g. \"espeak-ng --stdout -v {voice}\"")
         }
+        speech.piper = piper(defaults: speech.piper, engine: speech.engine)
         speech.commandTimeoutMilliseconds = integer("speech.command_timeout_ms", range: 100...120_000) ?? speech.commandTimeoutMilliseconds
         if let language = string("speech.language"), !language.isEmpty {
             if (try? AmountGrammars.grammar(for: language)) != nil {

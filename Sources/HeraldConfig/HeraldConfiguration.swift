@@ -44,6 +44,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
         -> HeraldConfiguration {
         var speech = SpeechSettings()
         speech.packsDirectory = (soundsDirectory as NSString).appendingPathComponent("voices")
+        speech.piper = PiperSettings(folder: (stateDirectory as NSString).appendingPathComponent("piper"))
         return HeraldConfiguration(
             file: nil, safeguard: .defaults,
             databasePath: (stateDirectory as NSString).appendingPathComponent("herald.sqlite"),

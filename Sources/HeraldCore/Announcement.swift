@@ -12,7 +12,8 @@ public enum Priority: String, Sendable, Codable, CaseIterable {
 
 /// Where the played clip came from.
 public enum ClipSource: String, Sendable, Codable {
-    case cache, pack, synth, file, url
+    /// `synth`: espeak-ng or the speech command; `piper`: the natural voice.
+    case cache, pack, synth, piper, file, url
 }
 
 /// How an announcement ended.

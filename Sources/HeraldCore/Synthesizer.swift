@@ -19,13 +19,41 @@ public struct SpeechRequest: Sendable, Hashable {
     }
 }
 
+/// Speech as it is synthesized.
+public struct SynthesizedSpeech: Sendable {
+    public var format: AudioFormat
+    /// The samples as they are produced; the first chunk arrives before the rest is synthesized
+    /// when the engine can stream.
+    public var chunks: AsyncThrowingStream<[Float], any Error>
+    /// Who said it, final once `chunks` has ended: an engine that handed part or all of it to a
+    /// fallback engine answers the fallback's source, so the log says so and the cache keeps
+    /// none of it under the first engine's name.
+    public var spokenBy: @Sendable () -> ClipSource
+
+    public init(format: AudioFormat, chunks: AsyncThrowingStream<[Float], any Error>,
+                spokenBy: @escaping @Sendable () -> ClipSource = { .synth }) {
+        self.format = format
+        self.chunks = chunks
+        self.spokenBy = spokenBy
+    }
+}
+
 /// A text-to-speech engine.
 public protocol Synthesizer: Sendable {
-    /// `espeak-ng` or `command`: part of the cache key.
+    /// `espeak-ng`, `command` or `piper:<model hash>`: part of the cache key.
     var engineName: String { get }
-    /// Starts synthesizing and returns the audio as it is produced; the first chunk arrives
-    /// before the rest is synthesized when the engine can stream.
-    func synthesize(_ request: SpeechRequest) async throws -> (AudioFormat, AsyncThrowingStream<[Float], any Error>)
+    /// What the log calls this engine's speech when nothing fell back.
+    var clipSource: ClipSource { get }
+    /// Starts synthesizing and returns the audio as it is produced.
+    func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech
+    /// Loads what the first synthesis would otherwise load (a resident process, a voice), so the
+    /// first announcement is as fast as the next; what fails is logged and tried again later.
+    func prepare() async
+}
+
+extension Synthesizer {
+    public var clipSource: ClipSource { .synth }
+    public func prepare() async {}
 }
 
 /// Speech failures a person can act on.

@@ -88,7 +88,7 @@ extension AppDatabase {
                                      byPriority: try counts("priority"), bySource: try counts("source"),
                                      onset: AnnouncementStats.Percentiles(onsets),
                                      cacheHits: sources[ClipSource.cache.rawValue] ?? 0,
-                                     cacheMisses: sources[ClipSource.synth.rawValue] ?? 0)
+                                     cacheMisses: (sources[ClipSource.synth.rawValue] ?? 0) + (sources[ClipSource.piper.rawValue] ?? 0))
         }
     }
 

@@ -37,12 +37,12 @@ public struct CommandSynthesizer: Synthesizer {
         return nil
     }
 
-    public func synthesize(_ request: SpeechRequest) async throws -> (AudioFormat, AsyncThrowingStream<[Float], any Error>) {
+    public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
         let clip = try await render(request)
         let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
         continuation.yield(clip.samples)
         continuation.finish()
-        return (AudioFormat(sampleRate: clip.sampleRate, channelCount: clip.channelCount), stream)
+        return SynthesizedSpeech(format: AudioFormat(sampleRate: clip.sampleRate, channelCount: clip.channelCount), chunks: stream)
     }
 
     /// The program's arguments for `request`: each placeholder replaced in one pass, so a value

@@ -48,8 +48,7 @@ public actor EspeakSynthesizer: Synthesizer {
         return Int(rate)
     }
 
-    public func synthesize(_ request: SpeechRequest) async throws
-        -> (AudioFormat, AsyncThrowingStream<[Float], any Error>) {
+    public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
         guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
         let rate = try initialize()
         try select(request)
@@ -57,7 +56,7 @@ public actor EspeakSynthesizer: Synthesizer {
         let job = SynthesisJob(continuation)
         continuation.onTermination = { _ in job.cancel() }
         Task { self.run(job, request) }
-        return (AudioFormat(sampleRate: rate, channelCount: 1), stream)
+        return SynthesizedSpeech(format: AudioFormat(sampleRate: rate, channelCount: 1), chunks: stream)
     }
 
     /// Applies the voice and parameters; called by `synthesize` too, so a bad voice fails the call itself.

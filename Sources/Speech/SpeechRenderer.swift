@@ -6,19 +6,27 @@ import Synchronization
 /// Audio ready to play, and where it came from.
 public struct RenderedAudio: Sendable {
     public var source: AudioSource
+    /// Where it comes from as far as is known before it plays; `settledClipSource` after.
     public var clipSource: ClipSource
     /// What is said: the text, or the amount in words inside its phrase.
     public var spokenText: String
     /// Run after the audio played to its end: stores freshly synthesized speech in the cache.
     public var whenPlayed: (@Sendable () async -> Void)?
+    /// Where it came from once it played: a synthesizer that fell back to another engine half-way
+    /// names the fallback. Nil: `clipSource`.
+    public var spokenBy: (@Sendable () -> ClipSource)?
 
     public init(source: AudioSource, clipSource: ClipSource, spokenText: String,
-                whenPlayed: (@Sendable () async -> Void)? = nil) {
+                whenPlayed: (@Sendable () async -> Void)? = nil, spokenBy: (@Sendable () -> ClipSource)? = nil) {
         self.source = source
         self.clipSource = clipSource
         self.spokenText = spokenText
         self.whenPlayed = whenPlayed
+        self.spokenBy = spokenBy
     }
+
+    /// Where the audio came from, read after it played.
+    public var settledClipSource: ClipSource { spokenBy?() ?? clipSource }
 }
 
 /// Turns text and payments into audio: the clip cache first, then a voice pack for amounts,
@@ -57,13 +65,14 @@ public struct SpeechRenderer: Sendable {
                 logger.warning("the clip cache cannot be read; synthesizing", metadata: ["error": "\(error)"])
             }
         }
-        let (format, chunks): (AudioFormat, AsyncThrowingStream<[Float], any Error>)
+        let speech: SynthesizedSpeech
         do {
-            (format, chunks) = try await synthesizer.synthesize(request)
+            speech = try await synthesizer.synthesize(request)
         } catch SpeechError.unknownVoice(let name) where (voice ?? "").isEmpty && settings.voice.isEmpty {
             // No voice was asked for: the language itself is what the engine does not know.
             throw SpeechError.unknownLanguage(language ?? name)
         }
+        let (format, chunks) = (speech.format, speech.chunks)
         let collected = Mutex<[Float]>([])
         let (trimmed, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
         let forwarder = Task {
@@ -82,15 +91,18 @@ public struct SpeechRenderer: Sendable {
         }
         continuation.onTermination = { _ in forwarder.cancel() }
         let engine = synthesizer.engineName, cache = self.cache, logger = self.logger
-        return RenderedAudio(source: .stream(format, trimmed), clipSource: .synth, spokenText: text) {
-            guard let cache else { return }
+        let expected = synthesizer.clipSource, spokenBy = speech.spokenBy
+        return RenderedAudio(source: .stream(format, trimmed), clipSource: expected, spokenText: text, whenPlayed: {
+            // Speech a fallback engine said is not this engine's: caching it under this engine's
+            // name would replay the fallback voice for good.
+            guard let cache, spokenBy() == expected else { return }
             let samples = collected.withLock { $0 }
             let clip = SilenceTrimmer.trimmed(Clip(sampleRate: format.sampleRate, channelCount: format.channelCount,
                                                    samples: samples))
             do { try await cache.store(clip, engine: engine, request: request) } catch {
                 logger.warning("could not cache the clip: \(error)")
             }
-        }
+        }, spokenBy: spokenBy)
     }
 
     /// Speech for a payment: composed from the language's voice pack when it has every word,
@@ -121,16 +133,24 @@ public struct SpeechRenderer: Sendable {
         guard let cache else { return false }
         let request = request(text: text, language: language, voice: voice)
         if try await cache.clip(engine: synthesizer.engineName, request: request) != nil { return false }
-        let clip = try await synthesizeWhole(request)
+        let clip = try await synthesizeWhole(request, requiring: synthesizer.clipSource)
         try await cache.store(clip, engine: synthesizer.engineName, request: request)
         return true
     }
 
-    /// The whole clip for `request`, trimmed at both ends (for caches and voice packs).
-    public func synthesizeWhole(_ request: SpeechRequest) async throws -> Clip {
-        let (format, chunks) = try await synthesizer.synthesize(request)
+    /// The whole clip for `request`, trimmed at both ends (for caches and voice packs), from
+    /// `engine` (this renderer's synthesizer by default). With `requiring`, throws when another
+    /// engine said it: a voice pack rendered with Piper must not hold words espeak-ng said while
+    /// Piper restarted.
+    public func synthesizeWhole(_ request: SpeechRequest, on engine: (any Synthesizer)? = nil,
+                                requiring: ClipSource? = nil) async throws -> Clip {
+        let speech = try await (engine ?? synthesizer).synthesize(request)
         var samples: [Float] = []
-        for try await chunk in chunks { samples += chunk }
+        for try await chunk in speech.chunks { samples += chunk }
+        if let requiring, speech.spokenBy() != requiring {
+            throw SpeechError.engineUnavailable("'\(request.text)' was said by \(speech.spokenBy().rawValue), not \(requiring.rawValue)")
+        }
+        let format = speech.format
         return SilenceTrimmer.trimmed(Clip(sampleRate: format.sampleRate, channelCount: format.channelCount, samples: samples))
     }
 }

@@ -1,13 +1,16 @@
 import HeraldCore
+import Logging
 
 /// The speech part of the config, already validated.
 public struct SpeechSettings: Sendable, Equatable {
-    public enum Engine: String, Sendable, CaseIterable { case espeakNG = "espeak-ng", command }
+    public enum Engine: String, Sendable, CaseIterable { case espeakNG = "espeak-ng", command, piper }
 
     public var engine: Engine = .espeakNG
     /// For the `command` engine.
     public var command: String = ""
     public var commandTimeoutMilliseconds: Int = 10_000
+    /// For the `piper` engine.
+    public var piper = PiperSettings()
     public var language: String = "en"
     /// Empty: the engine's default voice for the language.
     public var voice: String = ""
@@ -29,8 +32,15 @@ public struct SpeechSettings: Sendable, Equatable {
     ]
 
     /// The engine voice for a request: an alias, the voice itself, or the language's default.
+    /// For Piper, "" is the default model, and the push payload's names (nova, alloy...) are the
+    /// default model unless `speech.piper.voices` maps them.
     public func resolveVoice(_ requested: String?, language: String) -> String {
         let name = (requested?.isEmpty == false ? requested : nil) ?? (voice.isEmpty ? nil : voice)
+        if engine == .piper {
+            guard let name else { return "" }
+            if let mapped = piper.voices[name.lowercased()] { return mapped }
+            return Self.defaultAliases[name.lowercased()] == nil ? name : ""
+        }
         guard let name else { return EspeakSynthesizer.defaultVoice(language: language) }
         return voiceAliases[name.lowercased()] ?? name
     }
@@ -42,10 +52,11 @@ public struct SpeechSettings: Sendable, Equatable {
     }
 
     /// The synthesizer this config asks for.
-    public func makeSynthesizer() -> any Synthesizer {
+    public func makeSynthesizer(logger: Logger) -> any Synthesizer {
         switch engine {
         case .espeakNG: EspeakSynthesizer.shared
         case .command: CommandSynthesizer(command: command, timeout: .milliseconds(commandTimeoutMilliseconds))
+        case .piper: PiperSynthesizer.shared(settings: piper, logger: logger)
         }
     }
 }

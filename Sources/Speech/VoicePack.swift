@@ -16,12 +16,15 @@ public struct VoicePack: Sendable {
         public var sampleRate: Int
         public var gapMs: Int
         public var clips: [String: String]
+        /// The engine that rendered it (`espeak-ng`, `piper:<model hash>`); nil for recordings.
+        public var engine: String?
 
-        public init(language: String, sampleRate: Int, gapMs: Int, clips: [String: String]) {
+        public init(language: String, sampleRate: Int, gapMs: Int, clips: [String: String], engine: String? = nil) {
             self.language = language
             self.sampleRate = sampleRate
             self.gapMs = gapMs
             self.clips = clips
+            self.engine = engine
         }
     }
 

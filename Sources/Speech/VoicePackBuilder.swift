@@ -19,7 +19,7 @@ public struct VoicePackBuilder: Sendable {
         var sampleRate = 22_050
         for (index, token) in tokens.enumerated() {
             let request = renderer.request(text: token, language: grammar.language, voice: nil)
-            let clip = try await renderer.synthesizeWhole(request)
+            let clip = try await renderer.synthesizeWhole(request, requiring: renderer.synthesizer.clipSource)
             sampleRate = clip.sampleRate
             let file = VoicePack.fileName(for: token)
             try SoundFileEncoder.write(clip, to: (directory as NSString).appendingPathComponent(file), format: .flac)
@@ -27,7 +27,8 @@ public struct VoicePackBuilder: Sendable {
             progress(index + 1, tokens.count)
         }
         let manifest = VoicePack.Manifest(language: grammar.language, sampleRate: sampleRate,
-                                          gapMs: grammar.language == "zh" ? 20 : 40, clips: clips)
+                                          gapMs: grammar.language == "zh" ? 20 : 40, clips: clips,
+                                          engine: renderer.synthesizer.engineName)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

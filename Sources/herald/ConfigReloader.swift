@@ -57,6 +57,8 @@ struct ConfigReloader: Service {
             let next = try current.reloaded(with: configuration)
             live.replace(with: next)
             await daemon.reload(next)
+            // Another Piper voice or program: its process loads now, not at the next payment.
+            Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
         } catch {

@@ -20,11 +20,21 @@ extension Herald {
             @Option(help: ArgumentHelp("Where to write it (default: speech.packs/LANG).", valueName: "DIR"))
             var output: String?
 
+            @Option(help: ArgumentHelp("The engine that renders it (default: speech.engine): espeak-ng, piper or command.",
+                                       valueName: "ENGINE"))
+            var engine: SpeechSettings.Engine?
+
             func run() async throws {
                 let context = try await options.makeContext()
-                let renderer = Announcer(context: context).renderer
+                var speech = context.configuration.speech
+                speech.engine = engine ?? speech.engine
+                let synthesizer = speech.makeSynthesizer(logger: context.logger)
+                let renderer = SpeechRenderer(settings: speech, synthesizer: synthesizer, cache: nil, logger: context.logger)
                 let grammar: any AmountGrammar
                 do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
+                if let piper = synthesizer as? PiperSynthesizer {
+                    do { try piper.checkSpeaks(grammar.language) } catch { throw fail(error) }
+                }
                 let directory = output ?? (context.configuration.speech.packsDirectory as NSString)
                     .appendingPathComponent(grammar.language)
                 let bar = ProgressBar(total: grammar.vocabulary.count + 1)
@@ -42,3 +52,5 @@ extension Herald {
         }
     }
 }
+
+extension SpeechSettings.Engine: ExpressibleByArgument {}

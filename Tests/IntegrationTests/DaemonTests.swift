@@ -13,10 +13,7 @@ extension OnTheTestSink {
 
     static func port() -> Int { Int.random(in: 20_000...40_000) }
 
-    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) {
-        let port = Self.port()
-        return (try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n\(extra)"), port)
-    }
+    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) { try HeraldHarness.listening(extra) }
 
     @Test func fiftyAtOnceNeverOverlapAndAreEachLoggedOnce() async throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)

@@ -34,6 +34,12 @@ final class HeraldHarness {
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// A harness whose daemon listens on a random loopback port, and that port.
+    static func listening(_ extra: String = "") throws -> (HeraldHarness, Int) {
+        let port = Int.random(in: 20_000...40_000)
+        return (try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n\(extra)"), port)
+    }
+
     /// Adds top-level YAML to the config file.
     func appendConfig(_ yaml: String) throws {
         let text = try String(contentsOfFile: configPath, encoding: .utf8)

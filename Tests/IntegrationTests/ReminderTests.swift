@@ -13,10 +13,7 @@ extension OnTheTestSink {
         try SoundServer.require()
     }
 
-    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) {
-        let port = Int.random(in: 20_000...40_000)
-        return (try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n\(extra)"), port)
-    }
+    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) { try HeraldHarness.listening(extra) }
 
     /// `2026-11-22T21:05:07` in UTC, `seconds` from now (whole seconds, rounded up).
     static func local(_ seconds: Double, from now: Date = Date()) -> (text: String, date: Date) {

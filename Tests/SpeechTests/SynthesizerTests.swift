@@ -9,7 +9,8 @@ import Testing
                                 voice: "en-us", rate: 175, pitch: 50)
 
     @Test func espeakStreamsChunksAndTheRendererTrimsItsLeadingSilence() async throws {
-        let (format, chunks) = try await EspeakSynthesizer.shared.synthesize(request)
+        let speech = try await EspeakSynthesizer.shared.synthesize(request)
+        let (format, chunks) = (speech.format, speech.chunks)
         #expect(format == AudioFormat(sampleRate: 22_050, channelCount: 1))
         var sizes: [Int] = []
         var samples: [Float] = []

@@ -57,7 +57,7 @@ public enum HeraldMetrics {
         }
         switch record.clipSource {
         case .cache?: Counter(label: "herald_cache_lookups_total", dimensions: [("result", "hit")]).increment()
-        case .synth?: Counter(label: "herald_cache_lookups_total", dimensions: [("result", "miss")]).increment()
+        case .synth?, .piper?: Counter(label: "herald_cache_lookups_total", dimensions: [("result", "miss")]).increment()
         default: break
         }
     }

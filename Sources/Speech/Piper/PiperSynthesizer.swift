@@ -1,0 +1,259 @@
+import Foundation
+import HeraldCore
+import Logging
+import Synchronization
+
+/// The natural voice: Piper kept resident in a process of its own, fed one sentence at a time,
+/// each sentence's audio streamed as it arrives. espeak-ng says whatever Piper cannot: a language
+/// its model does not speak, anything asked while it restarts, the rest of a text when it dies or
+/// hangs half-way. The process is restarted with a backoff (1 s, doubling to 60 s).
+public final class PiperSynthesizer: Synthesizer {
+    public let clipSource = ClipSource.piper
+    public let settings: PiperSettings
+    let fallback: any Synthesizer
+    let logger: Logger
+
+    private enum Resident {
+        case notStarted
+        case starting(Task<PiperProcess, any Error>)
+        case running(PiperProcess)
+        /// Waiting out the backoff after a failure; a task starts it again.
+        case resting
+        case stopped
+    }
+
+    private struct State {
+        var resident = Resident.notStarted
+        var failures = 0
+        /// Set once a start succeeded: later starts are restarts, which nobody waits for.
+        var hasRun = false
+    }
+
+    private let state = Mutex(State())
+
+    public init(settings: PiperSettings, fallback: any Synthesizer = EspeakSynthesizer.shared, logger: Logger) {
+        self.settings = settings
+        self.fallback = fallback
+        self.logger = logger
+    }
+
+    /// `piper:` and the default model's hash: clips of a replaced model are never replayed.
+    public var engineName: String { "piper:" + PiperVoiceModel.hash(of: settings.model) }
+
+    /// The pid of the resident process, when it runs.
+    public var residentPID: Int32? {
+        state.withLock { if case .running(let process) = $0.resident { process.pid } else { nil } }
+    }
+
+    public func prepare() async {
+        _ = await resident(waiting: true)
+    }
+
+    /// Stops the resident process for good (a config reload chose other settings).
+    public func stop() {
+        let process = state.withLock { state -> PiperProcess? in
+            defer { state.resident = .stopped }
+            if case .running(let process) = state.resident { return process }
+            if case .starting(let task) = state.resident { task.cancel() }
+            return nil
+        }
+        process?.stop()
+    }
+
+    public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
+        guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
+        let voice = try model(named: request.voice)
+        guard voice.languageFamily == Self.family(of: request.language) else {
+            // Mandarin and every other language the model does not speak: espeak-ng, by design.
+            var espeak = request
+            espeak.voice = EspeakSynthesizer.defaultVoice(language: request.language)
+            let speech = try await fallback.synthesize(espeak)
+            return SynthesizedSpeech(format: speech.format, chunks: speech.chunks) { .synth }
+        }
+        let format = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
+        let sentences = Self.sentences(in: request.text)
+        let spokenBy = Mutex(ClipSource.piper)
+        let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
+        let speaking = Task {
+            var said = 0
+            if let process = await resident(waiting: false) {
+                do {
+                    for sentence in sentences {
+                        for try await chunk in process.say(Self.line(sentence, model: voice.modelPath, rate: request.rate)) {
+                            continuation.yield(chunk)
+                        }
+                        try Task.checkCancellation()
+                        said += 1
+                    }
+                    state.withLock { $0.failures = 0 }
+                    return continuation.finish()
+                } catch is CancellationError {
+                    return continuation.finish(throwing: CancellationError())
+                } catch {
+                    logger.error("Piper failed after \(said) of \(sentences.count) sentences; espeak-ng says the rest",
+                                 metadata: ["error": "\(error)", "text": "\(request.text)"])
+                }
+            } else {
+                logger.warning("the Piper voice is not running (restarting); espeak-ng says it",
+                               metadata: ["text": "\(request.text)"])
+            }
+            spokenBy.withLock { $0 = .synth }
+            do {
+                var rest = request
+                rest.text = sentences[said...].joined(separator: " ")
+                rest.voice = EspeakSynthesizer.defaultVoice(language: request.language)
+                let speech = try await fallback.synthesize(rest)
+                for try await chunk in speech.chunks {
+                    continuation.yield(Self.converted(chunk, from: speech.format, to: format))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in speaking.cancel() }
+        return SynthesizedSpeech(format: format, chunks: stream) { spokenBy.withLock { $0 } }
+    }
+
+    private static let current = Mutex<PiperSynthesizer?>(nil)
+
+    /// The process-wide instance for `settings`: one resident process, whoever asks. Other
+    /// settings (a config reload) replace it and stop the old one's process.
+    public static func shared(settings: PiperSettings, logger: Logger) -> PiperSynthesizer {
+        let (chosen, replaced) = current.withLock { current -> (PiperSynthesizer, PiperSynthesizer?) in
+            if let existing = current, existing.settings == settings { return (existing, nil) }
+            let made = PiperSynthesizer(settings: settings, logger: logger)
+            defer { current = made }
+            return (made, current)
+        }
+        replaced?.stop()
+        return chosen
+    }
+
+    /// Throws unless the default voice speaks `language` (a voice pack in Piper's voice).
+    public func checkSpeaks(_ language: String) throws {
+        let voice = try model(named: "")
+        guard voice.languageFamily == Self.family(of: language) else {
+            throw SpeechError.engineUnavailable(
+                "the Piper voice \(voice.name) speaks \(voice.languageCode), not \(language); no offline neural voice for \(language) is packaged, so its pack stays on espeak-ng (leave out --engine)")
+        }
+    }
+
+    /// The model for a voice name (aliases already resolved): "" the default, a model path, an
+    /// installed voice's name.
+    /// - Throws: `SpeechError.unknownVoice` when no such voice is installed.
+    func model(named target: String) throws -> PiperVoiceModel {
+        if target.isEmpty || target == settings.model {
+            do { return try PiperVoiceModel.read(modelPath: settings.model) } catch {
+                throw SpeechError.engineUnavailable("\(error)")
+            }
+        }
+        if target.hasPrefix("/"), let model = try? PiperVoiceModel.read(modelPath: target) { return model }
+        let installed = PiperVoiceModel.installed(in: settings.folder)
+        if let model = installed.first(where: { $0.name == target }) { return model }
+        if let model = try? PiperVoiceModel.read(modelPath: settings.model), model.name == target { return model }
+        throw SpeechError.unknownVoice(target)
+    }
+
+    /// The running process; starts it when it never ran. `waiting`: wait for a start in progress
+    /// (the first start, or warm-up); otherwise nil while it starts again after a failure.
+    private func resident(waiting: Bool) async -> PiperProcess? {
+        let (running, starting) = state.withLock { state -> (PiperProcess?, Task<PiperProcess, any Error>?) in
+            switch state.resident {
+            case .running(let process): return (process, nil)
+            case .starting(let task): return (nil, waiting || !state.hasRun ? task : nil)
+            case .notStarted: return (nil, start(&state))
+            case .resting, .stopped: return (nil, nil)
+            }
+        }
+        if let running { return running }
+        return try? await starting?.value
+    }
+
+    /// Starts the process; `state` must be locked. On success it becomes `running`; on failure,
+    /// or when it ends later, `resting` until the backoff is over.
+    private func start(_ state: inout State) -> Task<PiperProcess, any Error> {
+        let settings = self.settings, logger = self.logger
+        let task = Task {
+            try await PiperProcess.launch(python: settings.python, model: settings.model, threads: settings.threads,
+                                          timeout: .milliseconds(settings.timeoutMilliseconds),
+                                          loadTimeout: .milliseconds(settings.loadTimeoutMilliseconds), logger: logger)
+        }
+        state.resident = .starting(task)
+        Task {
+            do {
+                let process = try await task.value
+                let stopped = self.state.withLock { state -> Bool in
+                    if case .stopped = state.resident { return true }
+                    state.resident = .running(process)
+                    state.hasRun = true
+                    return false
+                }
+                if stopped { return process.stop() }
+                logger.info("the Piper voice is ready", metadata: ["pid": "\(process.pid)", "model": "\(settings.model)"])
+                process.whenEnded { reason in self.failed(reason) }
+            } catch {
+                self.failed("\(error)")
+            }
+        }
+        return task
+    }
+
+    private func failed(_ reason: String) {
+        let delay = state.withLock { state -> Duration? in
+            if case .stopped = state.resident { return nil }
+            state.failures += 1
+            state.resident = .resting
+            return .seconds(min(60, 1 << min(6, state.failures - 1)))
+        }
+        guard let delay else { return }
+        logger.error("the Piper voice stopped; espeak-ng speaks until it is back",
+                     metadata: ["reason": "\(reason)", "restart_in": "\(delay)"])
+        Task {
+            try? await Task.sleep(for: delay)
+            self.state.withLock { state in
+                if case .resting = state.resident { _ = self.start(&state) }
+            }
+        }
+    }
+
+    /// One request line for the process.
+    static func line(_ sentence: String, model: String, rate: Int) -> Data {
+        var request: [String: Any] = ["text": sentence, "model": model]
+        // Herald's rate is words a minute, 175 normal; Piper's length scale is the inverse.
+        if rate != 175 { request["length_scale"] = 175.0 / Double(max(80, min(450, rate))) }
+        var data = (try? JSONSerialization.data(withJSONObject: request)) ?? Data()
+        data.append(10)
+        return data
+    }
+
+    /// The text cut after each `.`, `!`, `?` (and their full-width forms) and at line breaks:
+    /// what Piper would say as one chunk, so a failure half-way knows what is left to say.
+    static func sentences(in text: String) -> [String] {
+        var sentences: [String] = []
+        var current = ""
+        var previous: Character = " "
+        for character in text {
+            if character.isNewline || (character.isWhitespace && ".!?。！？".contains(previous)) {
+                let trimmed = current.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { sentences.append(trimmed) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmed.isEmpty { sentences.append(trimmed) }
+        return sentences
+    }
+
+    static func family(of language: String) -> String {
+        String(language.lowercased().prefix { $0 != "-" && $0 != "_" })
+    }
+
+    static func converted(_ samples: [Float], from source: AudioFormat, to target: AudioFormat) -> [Float] {
+        guard source != target else { return samples }
+        return Clip(sampleRate: source.sampleRate, channelCount: source.channelCount, samples: samples).converted(to: target).samples
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// The natural voice: Piper resident in a process of its own, heard on the test sink, with
+/// espeak-ng taking over when it dies, and voice packs rendered in it.
+extension OnTheTestSink {
+@Suite final class PiperVoiceTests {
+    init() throws {
+        try SoundServer.require()
+        _ = try PiperVoice.model()
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+    }
+
+    @Test func aSentenceIsHeardInPipersVoiceForAPlausibleLength() throws {
+        let harness = try HeraldHarness(extraConfig: try PiperVoice.config())
+        let monitor = try MonitorRecording()
+        let result = try harness.herald(["say", "Payment received: twenty-five dollars and thirty cents.", "--json"])
+        usleep(200_000)
+        monitor.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(row["clip_source"] as? String == "piper", "\(row)")
+        let span = try #require(monitor.soundSpan(), "nothing heard on the monitor")
+        // Ten words at a speaking pace: about 3 s (espeak-ng takes 2.9 s at 175 words a minute).
+        #expect((2.0...5.5).contains(span.end - span.start), "heard \(span.end - span.start) s")
+        print("figures: piper sentence heard for \(span.end - span.start) s, onset \(row["onset_latency_milliseconds"] ?? "?") ms (CLI, model loaded for it)")
+    }
+
+    @Test func theResidentProcessKilledMidTextEspeakFinishesAndPiperComesBack() throws {
+        let (harness, port) = try HeraldHarness.listening(try PiperVoice.config())
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let first = try #require(PiperVoice.residentPID(of: daemon.process.processIdentifier), "serve loads Piper before it listens")
+        let text = (1...6).map { "Sentence number \($0) of the pharmacy's closing announcement is here." }.joined(separator: " ")
+        let monitor = try MonitorRecording()
+        let (status, accepted) = try daemon.post("/v1/announcements", "{\"text\": \"\(text)\"}")
+        #expect(status == 202, "\(accepted)")
+        // Killed once the first sentence is heard: Piper is still on the ones after it.
+        try SoundServer.waitFor("the first sentence to play", timeout: 10) { try HeraldHarness.heraldIsPlaying() }
+        kill(first, SIGKILL)
+        var row: [String: Any] = [:]
+        try SoundServer.waitFor("the announcement to end", timeout: 60) {
+            row = try harness.history().first ?? [:]
+            return row["finished_at"] != nil
+        }
+        usleep(200_000)
+        monitor.stop()
+        #expect(row["outcome"] as? String == "played", "\(row)")
+        #expect(row["clip_source"] as? String == "synth", "espeak-ng said the rest, and the log says so: \(row)")
+        let span = try #require(monitor.soundSpan())
+        #expect(span.end - span.start > 8, "six sentences, the last five said by espeak-ng: heard \(span.end - span.start) s")
+
+        try SoundServer.waitFor("Piper to be restarted", timeout: 20) {
+            PiperVoice.residentPID(of: daemon.process.processIdentifier).map { $0 != first } ?? false
+        }
+        var source = ""
+        try SoundServer.waitFor("the next announcement in Piper's voice", timeout: 20) {
+            let (_, next) = try daemon.post("/v1/announcements?wait=true", #"{"text": "Thank you for waiting."}"#)
+            source = next["clip_source"] as? String ?? ""
+            return source == "piper"
+        }
+        #expect(source == "piper")
+    }
+
+    @Test func aModelThatIsNotThereIsOneLineAtConfigCheck() throws {
+        let harness = try HeraldHarness(extraConfig: """
+            speech:
+              engine: piper
+              piper:
+                python: \(PiperVoice.folder)/bin/python3
+                model: /nowhere/en_US-nobody-medium.onnx
+            """)
+        let result = try harness.herald(["config", "check"])
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("speech.piper.model") && result.stderr.contains("/nowhere/en_US-nobody-medium.onnx"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("install-voice.sh"), "says what to do: \(result.stderr)")
+    }
+
+    @Test func aPackBuiltWithPiperComposesAnAmount() throws {
+        let harness = try HeraldHarness()
+        let packs = harness.folder + "/voices"
+        try harness.appendConfig(try PiperVoice.config("  packs: \(packs)"))
+        let build = try harness.herald(["pack", "build", "en", "--engine", "piper"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let manifest = try String(contentsOfFile: packs + "/en/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"engine\" : \"piper:"), "the manifest names Piper and its model's hash: \(manifest.prefix(300))")
+        let monitor = try MonitorRecording()
+        let paid = try harness.herald(["pay", "25.30", "--json"])
+        usleep(200_000)
+        monitor.stop()
+        #expect(paid.status == 0, "\(paid.stderr)")
+        let row = try JSONSerialization.jsonObject(with: Data(paid.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(row["clip_source"] as? String == "pack", "\(row)")
+        let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
+        let span = try #require(monitor.soundSpan(), "nothing heard")
+        #expect(composed > 1.5 && abs(span.end - span.start - composed) < 0.2, "heard \(span.end - span.start) s of \(composed) s")
+        // Mandarin has no offline neural voice: its pack stays on espeak-ng, and Herald says so.
+        let chinese = try harness.herald(["pack", "build", "zh", "--engine", "piper"])
+        #expect(chinese.status != 0 && chinese.stderr.contains("stays on espeak-ng"), "\(chinese.stderr)")
+    }
+}
+}

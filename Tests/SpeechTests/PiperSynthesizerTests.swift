@@ -1,0 +1,120 @@
+import Foundation
+import HeraldCore
+import Logging
+@testable import Speech
+import Testing
+
+/// The Piper supervisor with stand-in programs (real processes that load, hang or are missing):
+/// what espeak-ng takes over, how fast, and what the speech says it was. Piper itself is heard
+/// in IntegrationTests/PiperVoiceTests.
+@Suite(.serialized) struct PiperSynthesizerTests {
+    let workspace = try! SpeechWorkspace()
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A model Herald can read (its JSON) for a stand-in program that never opens it.
+    func standInModel() throws -> String {
+        try FileManager.default.createDirectory(atPath: workspace.folder, withIntermediateDirectories: true)
+        let model = workspace.folder + "/en_US-standin-medium.onnx"
+        FileManager.default.createFile(atPath: model, contents: Data("not a network".utf8))
+        try #"{"audio": {"sample_rate": 22050}, "language": {"code": "en_US", "family": "en"}}"#
+            .write(toFile: model + ".json", atomically: true, encoding: .utf8)
+        return model
+    }
+
+    /// A program that says it is ready, then never answers.
+    func hangingProgram() throws -> String {
+        let path = workspace.folder + "/hanging-piper"
+        try """
+            #!/bin/sh
+            printf 'R\\026\\000\\000\\000{"sample_rate": 22050}'
+            exec sleep 600
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    func settings(python: String) throws -> PiperSettings {
+        var settings = PiperSettings()
+        settings.folder = workspace.folder
+        settings.python = python
+        settings.model = try standInModel()
+        settings.timeoutMilliseconds = 500
+        return settings
+    }
+
+    func say(_ synthesizer: PiperSynthesizer, _ text: String) async throws -> (samples: Int, spokenBy: ClipSource, first: Duration) {
+        let started = ContinuousClock.now
+        let speech = try await synthesizer.synthesize(SpeechRequest(text: text, language: "en", voice: "", rate: 175, pitch: 50))
+        var samples = 0
+        var first: Duration?
+        for try await chunk in speech.chunks {
+            if first == nil { first = ContinuousClock.now - started }
+            samples += chunk.count
+        }
+        return (samples, speech.spokenBy(), first ?? .zero)
+    }
+
+    @Test func aHungPiperIsKilledAfterItsTimeoutAndEspeakSaysItThenAtOnceWhileItRestarts() async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: try hangingProgram()), logger: logger)
+        defer { synthesizer.stop() }
+        await synthesizer.prepare()
+        let hung = try #require(synthesizer.residentPID, "the stand-in said it was ready")
+        let first = try await say(synthesizer, "Payment received. Thank you.")
+        #expect(first.spokenBy == .synth)
+        #expect(first.samples > 22_050, "espeak-ng said both sentences: \(first.samples) samples")
+        #expect(first.first >= .milliseconds(500) && first.first < .seconds(3), "killed after its 500 ms: \(first.first)")
+        #expect(kill(hung, 0) != 0, "the hung process is gone")
+        // Restarting (a 1 s backoff): nobody waits for it.
+        let second = try await say(synthesizer, "Next customer please.")
+        #expect(second.spokenBy == .synth)
+        #expect(second.first < .milliseconds(400), "espeak-ng at once while Piper restarts: \(second.first)")
+        try await Task.sleep(for: .milliseconds(1500))
+        let restarted = try #require(synthesizer.residentPID, "started again after the backoff")
+        #expect(restarted != hung)
+    }
+
+    @Test func aMissingProgramLeavesEspeakToSpeak() async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: workspace.folder + "/no-such-python"), logger: logger)
+        defer { synthesizer.stop() }
+        let said = try await say(synthesizer, "The shop closes at six.")
+        #expect(said.spokenBy == .synth && said.samples > 11_025)
+    }
+
+    @Test func textInAnotherLanguageThanTheModelsGoesToEspeak() async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: try hangingProgram()), logger: logger)
+        defer { synthesizer.stop() }
+        let speech = try await synthesizer.synthesize(SpeechRequest(text: "收款二十五元", language: "zh", voice: "", rate: 175, pitch: 50))
+        var samples = 0
+        for try await chunk in speech.chunks { samples += chunk.count }
+        #expect(speech.spokenBy() == .synth && samples > 11_025)
+        #expect(synthesizer.residentPID == nil, "Mandarin never starts Piper")
+    }
+
+    @Test func anUnknownVoiceIsNamed() async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: try hangingProgram()), logger: logger)
+        await #expect(throws: SpeechError.unknownVoice("en_GB-nobody-low")) {
+            _ = try await synthesizer.synthesize(SpeechRequest(text: "Hello.", language: "en", voice: "en_GB-nobody-low", rate: 175, pitch: 50))
+        }
+    }
+
+    @Test(arguments: [
+        ("Payment received. Thank you!", ["Payment received.", "Thank you!"]),
+        ("Dr. Smith is in", ["Dr.", "Smith is in"]),
+        ("One\nTwo", ["One", "Two"]),
+        ("No end", ["No end"]),
+        ("  ", []),
+    ])
+    func sentencesAreCutAfterTheirEndMarks(text: String, expected: [String]) {
+        #expect(PiperSynthesizer.sentences(in: text) == expected)
+    }
+
+    @Test func pushNamesAreTheDefaultVoiceUnlessMapped() {
+        var settings = SpeechSettings()
+        settings.engine = .piper
+        settings.piper.voices = ["onyx": "en_US-ryan-high"]
+        #expect(settings.resolveVoice("nova", language: "en") == "")
+        #expect(settings.resolveVoice("onyx", language: "en") == "en_US-ryan-high")
+        #expect(settings.resolveVoice(nil, language: "en") == "")
+        #expect(settings.resolveVoice("en_US-joe-medium", language: "en") == "en_US-joe-medium")
+    }
+}
