@@ -52,14 +52,20 @@ extension PulseConnection {
                     }
                 }
             } onCancel: {
-                // Not playing yet (cancelled before or while the stream connects): stop at once, so
-                // the clip is never started. Playing: fade out first.
-                let playing = self.withLock {
-                    if playback.streamIndex != nil { return true }
-                    playback.stopNow()
-                    return false
+                // In a task of its own: the runtime calls this handler holding the cancelled task's
+                // status lock, and the mainloop thread, holding the mainloop lock, may be resuming
+                // the continuation (which takes that status lock): locking here would deadlock.
+                // Not started yet: `start` sees the flag and never starts. Connecting: stop at once,
+                // so the clip is never played. Playing: fade out first.
+                playback.cancelRequested.store(true, ordering: .releasing)
+                Task {
+                    let playing = self.withLock {
+                        if playback.streamIndex != nil { return true }
+                        playback.stopNow()
+                        return false
+                    }
+                    if playing { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) }
                 }
-                if playing { Task { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) } }
             }
         } catch {
             withLock { playback.tearDown() }

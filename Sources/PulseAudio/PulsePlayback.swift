@@ -1,5 +1,6 @@
 import CPulse
 import HeraldCore
+import Synchronization
 
 /// One playback stream, from connect to drain (or fade and stop).
 ///
@@ -23,6 +24,9 @@ final class PulsePlayback: @unchecked Sendable {
     /// Set by `stopNow`: a stream not yet created is never created, one still connecting is
     /// disconnected the moment it is ready, and nothing more is written.
     private var cancelled = false
+    /// Set without the lock by the caller's cancellation handler (which must not take it): a
+    /// playback not started yet is then never started.
+    let cancelRequested = Atomic<Bool>(false)
     /// The stream failed after the caller was resumed (while the sink played out what it held):
     /// the end was not heard.
     private(set) var lostAfterFinish: SoundSystemError?
@@ -55,6 +59,10 @@ final class PulsePlayback: @unchecked Sendable {
         self.warm = warm
         self.stream = warm?.stream
         // Cancelled before the stream existed (Ctrl-C, a critical announcement): nothing to play.
+        if cancelRequested.load(ordering: .acquiring) {
+            stoppedEarly = true
+            cancelled = true
+        }
         if cancelled { return finish(nil) }
         let stream: OpaquePointer
         if let warm {
