@@ -60,7 +60,7 @@ public enum Warmup {
         if configuration.speech.engine == .piper {
             // The model takes about a second to load; the process stays resident from now on.
             await configuration.speech.makeSynthesizer(logger: context.logger).prepare()
-            if let voice = try? PiperVoiceModel.read(modelPath: configuration.speech.piper.model) {
+            if let voice = try? PiperVoiceModel.read(modelPath: configuration.speech.piper.resolved().model) {
                 speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
             }
         }

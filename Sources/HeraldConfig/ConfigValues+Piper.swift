@@ -6,7 +6,7 @@ extension ConfigValues {
     /// The program and the voice are checked whenever the engine is `piper` or a path was given,
     /// so `config check` says what is missing before the first payment.
     mutating func piper(defaults: PiperSettings, engine: SpeechSettings.Engine) -> PiperSettings {
-        var piper = defaults
+        var piper = engine == .piper ? defaults.resolved() : defaults
         let install = "install a voice with scripts/install-voice.sh"
         let givenPython = string("speech.piper.python") ?? "", givenModel = string("speech.piper.model") ?? ""
         if !givenPython.isEmpty { piper.python = relativeToFile(givenPython) }
@@ -25,8 +25,9 @@ extension ConfigValues {
         }
         piper.threads = integer("speech.piper.threads", range: 1...64) ?? piper.threads
         piper.timeoutMilliseconds = integer("speech.piper.timeout_ms", range: 500...120_000) ?? piper.timeoutMilliseconds
-        let installed = PiperVoiceModel.installed(in: piper.folder).map(\.name)
-        for (alias, _) in layout.mappings["speech.piper.voices"] ?? [] {
+        let aliases = layout.mappings["speech.piper.voices"] ?? []
+        let installed = aliases.isEmpty ? [] : PiperVoiceModel.installed(in: piper.folder).map(\.name)
+        for (alias, _) in aliases {
             guard let voice = string("speech.piper.voices.\(alias)"), !voice.isEmpty else { continue }
             let path = voice.contains("/") ? relativeToFile(voice) : voice
             if path.contains("/") ? (try? PiperVoiceModel.read(modelPath: path)) != nil

@@ -15,7 +15,7 @@ struct PiperBench {
     init?(bench: Bench) {
         guard let folder = ProcessInfo.processInfo.environment["HERALD_BENCH_PIPER"], !folder.isEmpty else { return nil }
         self.bench = bench
-        settings = PiperSettings(folder: folder)
+        settings = PiperSettings(folder: folder).resolved()
     }
 
     func run() async throws {

@@ -18,7 +18,7 @@ extension Herald {
             var json = false
 
             func run() async throws {
-                let piper = try await options.loadConfiguration().speech.piper
+                let piper = try await options.loadConfiguration().speech.piper.resolved()
                 var voices = PiperVoiceModel.installed(in: piper.folder)
                 // A model the config names outside the folder is listed too.
                 if !piper.model.isEmpty, !voices.contains(where: { $0.modelPath == piper.model }),

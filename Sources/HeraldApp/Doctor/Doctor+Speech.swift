@@ -42,7 +42,8 @@ extension Doctor {
 
     /// Starts Piper as the daemon would and has it say a word: a voice that loads but cannot
     /// speak (a broken model, a missing onnxruntime) shows here, not at the first payment.
-    func piperCheck(_ settings: PiperSettings) async -> DoctorFinding {
+    func piperCheck(_ requested: PiperSettings) async -> DoctorFinding {
+        let settings = requested.resolved()
         let voice: PiperVoiceModel
         do { voice = try PiperVoiceModel.read(modelPath: settings.model) } catch {
             return DoctorFinding("speech", .problem, "Piper: \(error); espeak-ng says everything instead",

@@ -19,10 +19,18 @@ public struct PiperSettings: Sendable, Equatable, Hashable {
 
     public init() {}
 
-    /// The settings for the Piper folder `folder`: its Python, its first installed voice.
+    /// The settings for the Piper folder `folder`: its Python; the model is found by `resolved()`.
     public init(folder: String) {
         self.folder = folder
         python = folder + "/bin/python3"
-        model = PiperVoiceModel.installed(in: folder).first?.modelPath ?? ""
+    }
+
+    /// With `model` set to the first voice installed in `folder` when none is given. Not done at
+    /// every config load: listing the folder would slow every `herald say` of an espeak-ng user.
+    public func resolved() -> PiperSettings {
+        guard model.isEmpty else { return self }
+        var settings = self
+        settings.model = PiperVoiceModel.installed(in: folder).first?.modelPath ?? ""
+        return settings
     }
 }

@@ -32,7 +32,7 @@ public final class PiperSynthesizer: Synthesizer {
     private let state = Mutex(State())
 
     public init(settings: PiperSettings, fallback: any Synthesizer = EspeakSynthesizer.shared, logger: Logger) {
-        self.settings = settings
+        self.settings = settings.resolved()
         self.fallback = fallback
         self.logger = logger
     }
@@ -120,6 +120,7 @@ public final class PiperSynthesizer: Synthesizer {
     /// The process-wide instance for `settings`: one resident process, whoever asks. Other
     /// settings (a config reload) replace it and stop the old one's process.
     public static func shared(settings: PiperSettings, logger: Logger) -> PiperSynthesizer {
+        let settings = settings.resolved()
         let (chosen, replaced) = current.withLock { current -> (PiperSynthesizer, PiperSynthesizer?) in
             if let existing = current, existing.settings == settings { return (existing, nil) }
             let made = PiperSynthesizer(settings: settings, logger: logger)
