@@ -59,12 +59,9 @@ extension PulseConnection {
                 // so the clip is never played. Playing: fade out first.
                 playback.cancelRequested.store(true, ordering: .releasing)
                 Task {
-                    let playing = self.withLock {
-                        if playback.streamIndex != nil { return true }
-                        playback.stopNow()
-                        return false
+                    if let index = self.withLock({ playback.beginFadeOut() }) {
+                        await self.fadeAndStop(playback, index: index, milliseconds: fadeMilliseconds)
                     }
-                    if playing { await self.fadeAndStop(playback, milliseconds: fadeMilliseconds) }
                 }
             }
         } catch {
@@ -96,11 +93,12 @@ extension PulseConnection {
     }
 
     /// Lowers the stream to silence in steps, then flushes it.
-    private func fadeAndStop(_ playback: PulsePlayback, milliseconds: Int) async {
-        if let index = withLock({ playback.streamIndex }),
-           let volumes = try? await sinkInputs().first(where: { $0.index == index })?.volumes {
+    private func fadeAndStop(_ playback: PulsePlayback, index: UInt32, milliseconds: Int) async {
+        if let volumes = try? await sinkInputs().first(where: { $0.index == index })?.volumes {
             let steps = max(1, milliseconds / 25)
             for step in 1...steps {
+                // Torn down meanwhile (the clip ended): the stream is no longer this playback's.
+                guard withLock({ playback.streamIndex }) == index else { break }
                 let level = volumes.scaled(by: 1 - Double(step) / Double(steps))
                 try? await setSinkInputVolume(index: index, to: level)
                 try? await Task.sleep(for: .milliseconds(milliseconds / steps))

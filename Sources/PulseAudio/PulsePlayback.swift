@@ -25,8 +25,11 @@ final class PulsePlayback: @unchecked Sendable {
     /// disconnected the moment it is ready, and nothing more is written.
     private var cancelled = false
     /// Set without the lock by the caller's cancellation handler (which must not take it): a
-    /// playback not started yet is then never started.
+    /// playback not started yet is then never started, a stream connecting is disconnected once
+    /// ready, and nothing more is written.
     let cancelRequested = Atomic<Bool>(false)
+    /// True once a borrowed warm stream was uncorked: it may hold data or a faded volume since.
+    private var warmTouched = false
     /// The stream failed after the caller was resumed (while the sink played out what it held):
     /// the end was not heard.
     private(set) var lostAfterFinish: SoundSystemError?
@@ -91,6 +94,7 @@ final class PulsePlayback: @unchecked Sendable {
             // Connected and corked since the last announcement: the data written next plays once
             // the prebuffer is reached, with no round trip to create a stream.
             if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
+            warmTouched = true
         } else if let error = Self.connect(stream, sinkName: sinkName, corked: false) {
             finish(error)
         }
@@ -136,7 +140,9 @@ final class PulsePlayback: @unchecked Sendable {
     private func stateChanged() {
         guard let stream else { return }
         let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_READY && cancelled {
+        if state == PA_STREAM_READY && stopping {
+            // Cancelled while connecting: nothing of it is heard.
+            if !cancelled { stopNow() }
             pa_stream_disconnect(stream)
         } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
             let context = pa_stream_get_context(stream)
@@ -161,13 +167,13 @@ final class PulsePlayback: @unchecked Sendable {
     }
 
     private func writeWhatFits() {
-        guard let stream, !cancelled, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        guard let stream, !stopping, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
         let writable = pa_stream_writable_size(stream)
         if writable != Int.max && writable > 0 { write(upTo: writable) } else if inputFinished { write(upTo: 0) }
     }
 
     private func write(upTo length: Int) {
-        guard let stream, !draining, !cancelled else { return }
+        guard let stream, !draining, !stopping else { return }
         let count = min(length, bytes.count - offset)
         if count > 0 {
             let result = bytes.withUnsafeBytes {
@@ -204,6 +210,21 @@ final class PulsePlayback: @unchecked Sendable {
         guard let continuation else { return }
         self.continuation = nil
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    }
+
+    /// Stopped, or asked to stop by a cancellation that has not been handled yet.
+    private var stopping: Bool { cancelled || cancelRequested.load(ordering: .acquiring) }
+
+    /// The index of the stream to fade out for a cancellation, marking the playback stopped early
+    /// (a faded stream is never handed back as a warm one); nil when it is not playing, and then
+    /// it is stopped at once. Called with the lock held.
+    func beginFadeOut() -> UInt32? {
+        guard let index = streamIndex, !cancelled else {
+            stopNow()
+            return nil
+        }
+        stoppedEarly = true
+        return index
     }
 
     /// The server's index of this stream, once connected. Called with the lock held.
@@ -256,7 +277,8 @@ final class PulsePlayback: @unchecked Sendable {
             // Stopped early it may be faded to silence or hold a flushed remainder: let it go, and
             // the owner opens a fresh one.
             pa_stream_set_state_callback(stream, nil, nil)
-            warm.giveBack(reusable: !stoppedEarly && lostAfterFinish == nil)
+            // Never uncorked (cancelled before it started): untouched, it is as good as before.
+            warm.giveBack(reusable: lostAfterFinish == nil && (!warmTouched || !stoppedEarly))
             self.stream = nil
             return
         }

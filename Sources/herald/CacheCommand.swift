@@ -9,7 +9,7 @@ extension Herald {
             subcommands: [Warm.self, Stats.self, Clear.self])
 
         struct Warm: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Render every sentence of cache.warm ahead of time.")
+            static let configuration = CommandConfiguration(commandName: "warm", abstract: "Render every sentence of cache.warm ahead of time.")
             @OptionGroup var options: GlobalOptions
 
             func run() async throws {
@@ -37,7 +37,7 @@ extension Herald {
         }
 
         struct Stats: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Entries, bytes and hit rate.")
+            static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes and hit rate.")
             @OptionGroup var options: GlobalOptions
             @Flag(help: "Print as JSON.") var json = false
 
@@ -56,7 +56,7 @@ extension Herald {
         }
 
         struct Clear: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete every cached clip.")
+            static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every cached clip.")
             @OptionGroup var options: GlobalOptions
 
             func run() async throws {

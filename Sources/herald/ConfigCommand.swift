@@ -10,6 +10,7 @@ extension Herald {
 
         struct Check: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "check",
                 abstract: "Check a config file; every problem is printed as FILE:LINE: KEY: what to do.")
 
             @OptionGroup var options: GlobalOptions

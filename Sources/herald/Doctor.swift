@@ -6,6 +6,7 @@ import HeraldConfig
 extension Herald {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check everything speech depends on; each check says ok, warning or problem, and what to do.",
             discussion: """
                 Checks the config, the sound server, the target sink (present, muted, quiet), other programs on it, \

@@ -6,6 +6,7 @@ import HeraldCore
 extension Herald {
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "Show the newest announcements from the log.",
             discussion: "--prune deletes the rows finished more than history.retention_days ago (the daemon also does it daily).")
 

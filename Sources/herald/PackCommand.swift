@@ -11,6 +11,7 @@ extension Herald {
 
         struct Build: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "build",
                 abstract: "Render a voice pack for LANG with the synthesizer (replace any clip with your own recording afterwards).")
             @OptionGroup var options: GlobalOptions
 

@@ -4,6 +4,7 @@ import HeraldApp
 extension Herald {
     struct Play: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Play a sound file with the safeguard: unmute, raise, duck, play, restore.",
             discussion: "Returns after the sink and the other streams are restored. Ctrl-C fades out and restores.")
 

@@ -9,6 +9,7 @@ extension Herald {
     /// said by `herald serve`, so they live where it can see them).
     struct Remind: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remind",
             abstract: "Add, list, remove and acknowledge reminders of the running herald serve.",
             subcommands: [Add.self, List.self, Remove.self, Ack.self])
     }
@@ -17,6 +18,7 @@ extension Herald {
 extension Herald.Remind {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a reminder.",
             discussion: """
                 herald remind add "Time to take your blood pressure medication" --at 08:00 --days mon-fri
@@ -129,7 +131,7 @@ extension Herald.Remind {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the reminders, their next due time and whether one waits for an acknowledgement.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the reminders, their next due time and whether one waits for an acknowledgement.")
 
         @OptionGroup var options: GlobalOptions
 
@@ -176,7 +178,7 @@ extension Herald.Remind {
     }
 
     struct Ack: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Acknowledge a reminder: its repeats stop.")
+        static let configuration = CommandConfiguration(commandName: "ack", abstract: "Acknowledge a reminder: its repeats stop.")
 
         @OptionGroup var options: GlobalOptions
 

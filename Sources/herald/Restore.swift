@@ -4,6 +4,7 @@ import HeraldApp
 extension Herald {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Put back a sink and streams left changed by a Herald process that died mid-announcement.")
 
         @OptionGroup var options: GlobalOptions

@@ -6,6 +6,7 @@ import HeraldCore
 extension Herald {
     struct Say: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "say",
             abstract: "Speak a sentence with the safeguard (from the clip cache when it was said before).")
 
         @OptionGroup var options: GlobalOptions
@@ -35,6 +36,7 @@ extension Herald {
 
     struct Pay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pay",
             abstract: "Announce a payment received: from the voice pack when it has every word, else synthesized.")
 
         @OptionGroup var options: GlobalOptions

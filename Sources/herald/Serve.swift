@@ -11,6 +11,7 @@ import ServiceLifecycle
 extension Herald {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Run the daemon: the announcement queue and the HTTP API on api.listen.",
             discussion: """
                 Runs on the built-in defaults when there is no config file, and without a sound server: \

@@ -6,6 +6,7 @@ import HeraldStore
 extension Herald {
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Count the log over a window: outcomes, priorities, sources, onset percentiles, cache hit rate.")
 
         @OptionGroup var options: GlobalOptions

@@ -7,6 +7,7 @@ import HeraldConfig
 extension Herald {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the server, the sink, its streams, what the safeguard would do now, and the daemon's reminders.",
             discussion: "With a daemon running and `mqtt:` configured, also its MQTT link: connected, or what it waits for.")
 

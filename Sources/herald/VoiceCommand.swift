@@ -10,6 +10,7 @@ extension Herald {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List the installed Piper voices with their language, sample rate, size and licence.",
                 discussion: "Install one with scripts/install-voice.sh; voices downloaded by hand go in the piper folder's voices/.")
             @OptionGroup var options: GlobalOptions

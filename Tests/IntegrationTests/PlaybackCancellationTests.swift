@@ -33,6 +33,40 @@ extension OnTheTestSink {
         try SoundServer.waitFor("no Herald stream left on the server", timeout: 3) { try Self.heraldStreams() == 0 }
     }
 
+    static func tone(_ frequency: Double, seconds: Double) -> Clip {
+        Clip(sampleRate: 48_000, channelCount: 1,
+             samples: (0..<Int(48_000 * seconds)).map { Float(0.3 * sin(2 * Double.pi * frequency * Double($0) / 48_000)) })
+    }
+
+    /// A cancellation fades the warm stream; when the clip ends during that fade, the stream must
+    /// not go back as the warm one at a faded volume (every later announcement would be silent).
+    @Test(arguments: [60, 150, 250])
+    func aClipEndingWhileItFadesLeavesTheNextAnnouncementAudible(cancelAfterMilliseconds: Int) async throws {
+        let connection = try await PulseConnection(logger: logger)
+        let format = AudioFormat(sampleRate: 48_000, channelCount: 1)
+        try connection.keepWarm(onSink: SoundServer.sink, format: format)
+        try SoundServer.waitFor("the warm stream to connect", timeout: 3) {
+            try SoundServer.readStreams().contains { $0.application == "Herald" && $0.corked }
+        }
+        let monitor = try MonitorRecording()
+        let first = Self.tone(440, seconds: 0.3)
+        let task = Task {
+            try await connection.play(.clip(first), onSink: SoundServer.sink,
+                                      mediaRole: "event", fadeMilliseconds: 3_000)
+        }
+        try await Task.sleep(for: .milliseconds(cancelAfterMilliseconds))
+        task.cancel()
+        _ = try await task.value
+        try connection.keepWarm(onSink: SoundServer.sink, format: format)
+        let next = try await connection.play(.clip(Self.tone(1_000, seconds: 0.6)), onSink: SoundServer.sink, mediaRole: "event")
+        try await Task.sleep(for: .milliseconds(300))
+        monitor.stop()
+        #expect(!next.stoppedEarly)
+        let level = monitor.heardLevel(frequency: 1_000)
+        #expect(level > 0.15, "the next announcement was heard at \(level) (played at 0.3)")
+        #expect(monitor.heardDuration(frequency: 1_000) > 0.4)
+    }
+
     @Test func aServerThatAcceptsAndNeverAnswersTimesOut() async throws {
         let path = NSTemporaryDirectory() + "herald-mute-\(UUID().uuidString.prefix(8))"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

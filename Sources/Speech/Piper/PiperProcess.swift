@@ -33,7 +33,13 @@ final class PiperProcess: @unchecked Sendable {
         /// Why Herald killed it (a hang, a load that took too long), when it did.
         var killedBecause: String?
         var whenEnded: [@Sendable (String) -> Void] = []
+        /// Set when standard error reaches its end, so the reason can quote Piper's last lines.
+        var errorsClosed = false
     }
+
+    /// The largest frame Herald reads: a sentence of audio is well under a megabyte; a length
+    /// past this is stray output, not a frame.
+    private static let largestFrame = 64 << 20
 
     private let state = Mutex(State())
 
@@ -119,14 +125,15 @@ final class PiperProcess: @unchecked Sendable {
             state.killedBecause = reason
             return true
         }
-        if first { logger.error("killing the Piper process \(pid): \(reason)") }
-        Foundation.kill(pid, SIGKILL)
+        guard first else { return }
+        logger.error("killing the Piper process \(pid): \(reason)")
+        if process.isRunning { Foundation.kill(pid, SIGKILL) }
     }
 
     /// Stops the process for good: its input closes and it exits.
     func stop() {
         try? input.close()
-        Foundation.kill(pid, SIGTERM)
+        if isRunning && process.isRunning { Foundation.kill(pid, SIGTERM) }
     }
 
     private func write(_ line: Data) {
@@ -155,10 +162,17 @@ final class PiperProcess: @unchecked Sendable {
     private func readFrames(_ descriptor: Int32) {
         while let header = Self.read(descriptor, count: 5) {
             let length = header[1...4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            guard Array("RAEX".utf8).contains(header[0]), length <= Self.largestFrame else {
+                kill(because: "Piper wrote something that is not a frame (kind \(header[0]), \(length) bytes)")
+                break
+            }
             guard let payload = Self.read(descriptor, count: length) else { break }
             handle(kind: header[0], payload: payload)
         }
         process.waitUntilExit()
+        // Its last words (a traceback) may still be in the pipe: give the stderr thread a moment.
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while !state.withLock({ $0.errorsClosed }) && ContinuousClock.now < deadline { usleep(5_000) }
         let status = process.terminationReason == .uncaughtSignal
             ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
         let (waiting, actions, reason) = state.withLock { state in
@@ -209,7 +223,7 @@ final class PiperProcess: @unchecked Sendable {
             }
             if let next { write(next.line) }
         default:
-            kill(because: "Piper wrote a frame Herald does not know (\(kind))")
+            break  // readFrames lets only known kinds through
         }
     }
 
@@ -223,15 +237,21 @@ final class PiperProcess: @unchecked Sendable {
             guard count > 0 else { break }
             pending += buffer[..<count]
             while let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                keep(errorLine: pending[..<newline])
                 pending.removeSubrange(...newline)
-                guard !line.isEmpty else { continue }
-                logger.debug("piper: \(line)")
-                state.withLock { state in
-                    state.errorLines.append(line)
-                    if state.errorLines.count > 20 { state.errorLines.removeFirst() }
-                }
             }
+        }
+        keep(errorLine: pending[...])
+        state.withLock { $0.errorsClosed = true }
+    }
+
+    private func keep(errorLine bytes: ArraySlice<UInt8>) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return }
+        logger.debug("piper: \(line)")
+        state.withLock { state in
+            state.errorLines.append(line)
+            if state.errorLines.count > 20 { state.errorLines.removeFirst() }
         }
     }
 

@@ -25,7 +25,8 @@ public final class PiperSynthesizer: Synthesizer {
     private struct State {
         var resident = Resident.notStarted
         var failures = 0
-        /// Set once a start succeeded: later starts are restarts, which nobody waits for.
+        /// Set once the first start is over, whether it succeeded or failed: later starts are
+        /// restarts, which nobody waits for.
         var hasRun = false
     }
 
@@ -204,6 +205,8 @@ public final class PiperSynthesizer: Synthesizer {
         let delay = state.withLock { state -> Duration? in
             if case .stopped = state.resident { return nil }
             state.failures += 1
+            // A first start that failed is over too: later starts are not waited for.
+            state.hasRun = true
             state.resident = .resting
             return .seconds(min(60, 1 << min(6, state.failures - 1)))
         }
