@@ -41,18 +41,21 @@ public struct ClipCacheTotals: Sendable, Equatable, Codable {
 }
 
 extension AppDatabase {
-    /// The entry for `key` whose material matches, counting the lookup as a hit or a miss.
-    public func cachedClip(key: String, material: String, now: Date) async throws -> CachedClipRecord? {
-        try await writer.write { db in
-            guard var record = try CachedClipRecord.fetchOne(db, key: key), record.material == material else {
-                try Self.increment("cache_misses", db)
-                return nil
-            }
-            record.hits += 1
-            record.lastUsedAt = now
-            try record.update(db)
-            try Self.increment("cache_hits", db)
+    /// The entry for `key` whose material matches; nil for a miss. Only reads: the lookup is
+    /// counted apart (`countCacheLookup`), so a cached clip starts without waiting for a synced write.
+    public func cachedClip(key: String, material: String) async throws -> CachedClipRecord? {
+        try await writer.read { db in
+            guard let record = try CachedClipRecord.fetchOne(db, key: key), record.material == material else { return nil }
             return record
+        }
+    }
+
+    /// Counts a lookup as a hit (the entry's hits and last use) or a miss.
+    public func countCacheLookup(key: String, hit: Bool, now: Date) async throws {
+        try await writer.write { db in
+            guard hit else { return try Self.increment("cache_misses", db) }
+            try db.execute(sql: "UPDATE cached_clip SET hits = hits + 1, last_used_at = ? WHERE key = ?", arguments: [now, key])
+            try Self.increment("cache_hits", db)
         }
     }
 

@@ -17,9 +17,13 @@ public struct DatabaseLocationError: Error, CustomStringConvertible {
 
 /// Herald's SQLite file: the announcement log and the restore journal.
 ///
-/// Migrates in its initializer. Writes are synced (`synchronous = FULL`, rollback journal), so a
-/// journal row written before the first change to the sink survives a crash. Several processes (the
-/// daemon and a CLI run) may open the same file; they wait for each other's write locks.
+/// Migrates in its initializer. Writes are synced (`synchronous = FULL`, a rollback journal
+/// truncated after each commit instead of deleted and made again: no unlink per commit), so
+/// a journal row written before the first change to the sink survives a crash. Not WAL: with the
+/// log open, a state folder removed under the daemon would take writes without an error and lose
+/// them, where a rollback journal cannot be opened and the daemon degrades and keeps the rows.
+/// Several processes (the daemon and a CLI run) may open the same file; they wait for each
+/// other's write locks.
 public struct AppDatabase: Sendable {
     let writer: any DatabaseWriter
 
@@ -40,6 +44,7 @@ public struct AppDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         // Two processes opening a new file at once would both create the tables; GRDB's migrator

@@ -15,7 +15,7 @@ extension OnTheTestSink {
         let harness = try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n")
         try harness.appendConfig("cache:\n  path: \(harness.folder)/cache")
         let (music, _) = try harness.startMusic(volume: 40_000)
-        defer { music.terminate() }
+        defer { kill(music.processIdentifier, SIGKILL) }  // SIGTERM is blocked in the runner's children
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
 

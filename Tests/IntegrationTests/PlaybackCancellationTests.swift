@@ -42,6 +42,7 @@ extension OnTheTestSink {
     /// not go back as the warm one at a faded volume (every later announcement would be silent).
     @Test(arguments: [60, 150, 250])
     func aClipEndingWhileItFadesLeavesTheNextAnnouncementAudible(cancelAfterMilliseconds: Int) async throws {
+        try SoundServer.setSink(volumes: ["100%"], muted: false)  // the level below is against 0.3 played
         let connection = try await PulseConnection(logger: logger)
         let format = AudioFormat(sampleRate: 48_000, channelCount: 1)
         try connection.keepWarm(onSink: SoundServer.sink, format: format)
