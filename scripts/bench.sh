@@ -13,10 +13,8 @@ PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
 trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
-# The Swift runtime linked in, as scripts/package.sh builds the .deb: the binary a shop runs
-# (and half the process start of a dynamically linked one).
-swift build -c release --static-swift-stdlib --product herald
-swift build -c release --static-swift-stdlib --product herald-bench
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+swift build -c release --product herald
+swift build -c release --product herald-bench
+bin="$(swift build -c release --show-bin-path)"
 # Line-buffered (stdbuf): a run that fails half-way still shows what it measured.
 HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" stdbuf -oL "$bin/herald-bench" "$@"
