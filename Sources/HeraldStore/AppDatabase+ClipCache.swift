@@ -50,13 +50,16 @@ extension AppDatabase {
         }
     }
 
-    /// Counts a lookup as a hit (the entry's hits and last use) or a miss.
-    public func countCacheLookup(key: String, hit: Bool, now: Date) async throws {
-        try await writer.write { db in
+    /// Counts a lookup as a hit (the entry's hits and last use) or a miss, without waiting: the
+    /// write is queued at once, so every later read or write of this database (the totals, a
+    /// store's eviction by last use) comes after it. A failure to count is not the
+    /// announcement's: the log row's own write reports a failing disk.
+    public func countCacheLookup(key: String, hit: Bool, now: Date) {
+        writer.asyncWrite({ db in
             guard hit else { return try Self.increment("cache_misses", db) }
             try db.execute(sql: "UPDATE cached_clip SET hits = hits + 1, last_used_at = ? WHERE key = ?", arguments: [now, key])
             try Self.increment("cache_hits", db)
-        }
+        }, completion: { _, _ in })
     }
 
     /// Adds (or replaces) an entry, then removes the least recently used entries until the total is

@@ -2,7 +2,6 @@ import Foundation
 import HeraldCore
 import HeraldStore
 import SoundFile
-import Synchronization
 
 /// Rendered speech on disk as FLAC, indexed in SQLite with hit counts, capped in bytes with
 /// least-recently-used eviction.
@@ -10,7 +9,6 @@ public struct ClipCache: Sendable {
     public let directory: String
     public let maxBytes: Int64
     let database: AppDatabase
-    private let lookups = LookupCounter()
 
     public init(directory: String, maxBytes: Int64, database: AppDatabase) {
         self.directory = directory
@@ -42,10 +40,8 @@ public struct ClipCache: Sendable {
         let key = Self.key(for: material)
         let record = try await database.cachedClip(key: key, material: material)
         // Counted after the answer, not before it: the first word must not wait for a synced
-        // write of a statistic. A failure to count is not the announcement's (the log row's
-        // own write reports a failing disk).
-        let database = self.database, now = Date()
-        lookups.count { try? await database.countCacheLookup(key: key, hit: record != nil, now: now) }
+        // write of a statistic.
+        database.countCacheLookup(key: key, hit: record != nil, now: Date())
         guard let record else { return nil }
         do {
             return try DecodedClips.shared.clip(path: path(record.file))
@@ -70,7 +66,6 @@ public struct ClipCache: Sendable {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SoundFileError.unwritable(path: path(file), reason: String(cString: strerror(errno)))
         }
-        await lookups.settled()  // eviction goes by last use: count the lookups before this store
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: path(file)))?[.size] as? NSNumber)?.int64Value ?? 0
         let now = Date()
         let evicted = try await database.storeCachedClip(
@@ -80,15 +75,11 @@ public struct ClipCache: Sendable {
         for old in evicted { try? FileManager.default.removeItem(atPath: path(old.file)) }
     }
 
-    public func totals() async throws -> ClipCacheTotals {
-        await lookups.settled()
-        return try await database.clipCacheTotals()
-    }
+    public func totals() async throws -> ClipCacheTotals { try await database.clipCacheTotals() }
 
     /// Deletes every cached clip; returns how many there were.
     @discardableResult
     public func clear() async throws -> Int {
-        await lookups.settled()
         let removed = try await database.clearClipCache()
         for record in removed { try? FileManager.default.removeItem(atPath: path(record.file)) }
         return removed.count
@@ -97,22 +88,3 @@ public struct ClipCache: Sendable {
     private func path(_ file: String) -> String { (directory as NSString).appendingPathComponent(file) }
 }
 
-/// Cache lookups counted in order, off the announcement's path; `settled` waits for the counts
-/// asked so far, so eviction and the totals see every lookup before them.
-final class LookupCounter: Sendable {
-    private let last = Mutex<Task<Void, Never>?>(nil)
-
-    func count(_ work: @escaping @Sendable () async -> Void) {
-        last.withLock { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                await work()
-            }
-        }
-    }
-
-    func settled() async {
-        await last.withLock { $0 }?.value
-    }
-}

@@ -33,9 +33,10 @@ final class PiperProcess: @unchecked Sendable {
         /// Why Herald killed it (a hang, a load that took too long), when it did.
         var killedBecause: String?
         var whenEnded: [@Sendable (String) -> Void] = []
-        /// Set when standard error reaches its end, so the reason can quote Piper's last lines.
-        var errorsClosed = false
     }
+
+    /// Signalled when standard error reaches its end, so the reason can quote Piper's last lines.
+    private let errorsEnded = DispatchSemaphore(value: 0)
 
     /// The largest frame Herald reads: a sentence of audio is well under a megabyte; a length
     /// past this is stray output, not a frame.
@@ -127,13 +128,18 @@ final class PiperProcess: @unchecked Sendable {
         }
         guard first else { return }
         logger.error("killing the Piper process \(pid): \(reason)")
-        if process.isRunning { Foundation.kill(pid, SIGKILL) }
+        send(SIGKILL)
     }
 
     /// Stops the process for good: its input closes and it exits.
     func stop() {
         try? input.close()
-        if isRunning && process.isRunning { Foundation.kill(pid, SIGTERM) }
+        send(SIGTERM)
+    }
+
+    /// Signals the process while it runs: once reaped, its pid may be another process's.
+    private func send(_ signal: Int32) {
+        if isRunning && process.isRunning { Foundation.kill(pid, signal) }
     }
 
     private func write(_ line: Data) {
@@ -171,8 +177,7 @@ final class PiperProcess: @unchecked Sendable {
         }
         process.waitUntilExit()
         // Its last words (a traceback) may still be in the pipe: give the stderr thread a moment.
-        let deadline = ContinuousClock.now + .milliseconds(500)
-        while !state.withLock({ $0.errorsClosed }) && ContinuousClock.now < deadline { usleep(5_000) }
+        _ = errorsEnded.wait(timeout: .now() + .milliseconds(500))
         let status = process.terminationReason == .uncaughtSignal
             ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
         let (waiting, actions, reason) = state.withLock { state in
@@ -242,7 +247,7 @@ final class PiperProcess: @unchecked Sendable {
             }
         }
         keep(errorLine: pending[...])
-        state.withLock { $0.errorsClosed = true }
+        errorsEnded.signal()
     }
 
     private func keep(errorLine bytes: ArraySlice<UInt8>) {

@@ -27,7 +27,7 @@ public final class PiperSynthesizer: Synthesizer {
         var failures = 0
         /// Set once the first start is over, whether it succeeded or failed: later starts are
         /// restarts, which nobody waits for.
-        var hasRun = false
+        var firstStartOver = false
     }
 
     private let state = Mutex(State())
@@ -163,7 +163,7 @@ public final class PiperSynthesizer: Synthesizer {
         let (running, starting) = state.withLock { state -> (PiperProcess?, Task<PiperProcess, any Error>?) in
             switch state.resident {
             case .running(let process): return (process, nil)
-            case .starting(let task): return (nil, waiting || !state.hasRun ? task : nil)
+            case .starting(let task): return (nil, waiting || !state.firstStartOver ? task : nil)
             case .notStarted: return (nil, start(&state))
             case .resting, .stopped: return (nil, nil)
             }
@@ -188,7 +188,7 @@ public final class PiperSynthesizer: Synthesizer {
                 let stopped = self.state.withLock { state -> Bool in
                     if case .stopped = state.resident { return true }
                     state.resident = .running(process)
-                    state.hasRun = true
+                    state.firstStartOver = true
                     return false
                 }
                 if stopped { return process.stop() }
@@ -205,8 +205,7 @@ public final class PiperSynthesizer: Synthesizer {
         let delay = state.withLock { state -> Duration? in
             if case .stopped = state.resident { return nil }
             state.failures += 1
-            // A first start that failed is over too: later starts are not waited for.
-            state.hasRun = true
+            state.firstStartOver = true
             state.resident = .resting
             return .seconds(min(60, 1 << min(6, state.failures - 1)))
         }
