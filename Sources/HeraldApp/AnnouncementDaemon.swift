@@ -59,6 +59,11 @@ public actor AnnouncementDaemon {
     private var sessionIsFresh = false
     private var session: SafeguardSession?
     private var waiters: [String: [CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
+    /// The inserts of rows being written now, by announcement id (`submit`).
+    private var inserting: [String: Task<Bool, any Error>] = [:]
+    /// Request ids accepted whose rows are being written (source, client, id), to their
+    /// announcement ids: a copy arriving meanwhile is a duplicate.
+    private var accepting: [String: String] = [:]
     private var retry: Task<Void, Never>?
     private var lastPlayedID: String?
     private let startedAt = Date()
@@ -90,15 +95,39 @@ public actor AnnouncementDaemon {
     }
 
     /// Validates, deduplicates, logs and queues `request`.
+    ///
+    /// The entry is queued while its row is being written, so the first word does not wait for
+    /// a synced write; the answer does: `accepted` means the row is in the log. Any later write
+    /// of that row waits for it (`log`).
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
-        if let requestID = request.requestID,
-           let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
-            HeraldMetrics.duplicate(source: request.source)
-            return .duplicate(original)
-        }
         let record = Announcer.record(for: request)
-        guard try await context.store.insertIfNew(record) else {
-            // The same id raced in from another connection a moment ago.
+        let requestKey = request.requestID.map { "\(request.source.rawValue)\u{1F}\(request.client)\u{1F}\($0)" }
+        if let requestKey, let requestID = request.requestID {
+            repeat {
+                if let original = try await duplicate(of: requestKey, requestID: requestID, request) { return .duplicate(original) }
+                // A copy sent at once over another connection may have claimed it while we read.
+            } while accepting[requestKey] != nil
+            // Claimed in the same turn as the check above, with no await between.
+            accepting[requestKey] = record.id
+        }
+        let store = context.store
+        inserting[record.id] = Task { try await store.insertIfNew(record) }
+        defer {
+            inserting[record.id] = nil
+            if let requestKey { accepting[requestKey] = nil }
+        }
+        let queued = try await queue(request, record)
+        // The answer waits for the row: a request accepted is one that survives a crash.
+        let inserted: Bool
+        do {
+            inserted = try await inserting[record.id]?.value ?? true
+        } catch {
+            withdraw(record.id)
+            throw error
+        }
+        guard inserted else {
+            // The same id raced in from another process (the claim covers this one's connections).
+            withdraw(record.id)
             if let requestID = request.requestID,
                let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
                 HeraldMetrics.duplicate(source: request.source)
@@ -106,6 +135,23 @@ public actor AnnouncementDaemon {
             }
             throw HeraldFailure.io("could not log the announcement")
         }
+        return queued
+    }
+
+    /// The announcement already accepted with this request id, if any (waiting for its row when
+    /// it is still being written).
+    private func duplicate(of requestKey: String, requestID: String, _ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
+        if let claimed = accepting[requestKey] { _ = try? await inserting[claimed]?.value }
+        guard let original = try await context.store.announcement(source: request.source, client: request.client,
+                                                                  requestID: requestID) else {
+            return nil
+        }
+        HeraldMetrics.duplicate(source: request.source)
+        return original
+    }
+
+    /// Queues a new entry (or holds, drops or refuses it, logging why) and wakes the worker.
+    private func queue(_ request: AnnouncementRequest, _ record: AnnouncementRecord) async throws -> Submission {
         // Aged from when it was sent: a sender's clock ahead of ours counts as sent on arrival.
         let sentAt = min(request.sentAt ?? record.queuedAt, record.queuedAt)
         let maxAge = machine.queue.policies[request.priority].maxAge.inSeconds
@@ -129,6 +175,7 @@ public actor AnnouncementDaemon {
             failed.outcome = .failed
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = Date()
+            try await awaitInsert(of: failed.id)
             try await context.store.record(failed)
             HeraldMetrics.announcement(failed)
             return .refused(failed, limit: limit)
@@ -140,6 +187,17 @@ public actor AnnouncementDaemon {
         wake.yield()
         changes.signal()
         return .accepted(record)
+    }
+
+    /// Takes back an entry whose row could not be logged.
+    private func withdraw(_ id: String) {
+        logger.error("announcement \(id) withdrawn: its row could not be logged")
+        if machine.withdraw(id: id) { playing?.cancel() }
+    }
+
+    /// Waits until the row `id` is inserted, when it is being inserted now.
+    private func awaitInsert(of id: String) async throws {
+        _ = try await inserting[id]?.value
     }
 
     /// Waits until the announcement `id` has an outcome; nil when it is unknown.
@@ -502,7 +560,11 @@ public actor AnnouncementDaemon {
     }
 
     func log(_ record: AnnouncementRecord) async {
-        do { try await context.store.record(record) } catch {
+        // A row is updated only after it was inserted (the entry may play while it is written).
+        do {
+            try await awaitInsert(of: record.id)
+            try await context.store.record(record)
+        } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
         // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.

@@ -87,14 +87,14 @@ public struct Announcer: Sendable {
         switch request.body {
         case .file(let path):
             let clip = try SoundFileDecoder.decode(path: path)
-            return RenderedAudio(source: .clip(clip), clipSource: .file, spokenText: path, whenPlayed: nil)
+            return RenderedAudio(source: .clip(clip), clipSource: .file, spokenText: path)
         case .text(let text):
             return try await renderer.render(text: text, language: request.language, voice: request.voice)
         case .payment(let amount):
             return try await renderer.render(payment: amount, language: request.language)
         case .audioURL(let url):
             let clip = try await RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache).clip(for: url)
-            return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url, whenPlayed: nil)
+            return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url)
         }
     }
 
@@ -137,7 +137,7 @@ public struct Announcer: Sendable {
         }
         record.outcome = report.stoppedEarly ? .interrupted : .played
         record.clipSource = rendered.settledClipSource
-        if !report.stoppedEarly { await rendered.whenPlayed?() }
+        await rendered.afterPlayback?(!report.stoppedEarly)
     }
 
     /// Fills in a row that was not played because the sink is muted and the policy respects it.

@@ -31,8 +31,9 @@ public final class ProcessLock: Sendable {
                 throw error
             }
         }
-        let pid = "\(getpid())\n"
-        _ = ftruncate(descriptor, 0)
+        // Padded to a fixed width, so it overwrites any earlier holder's without a truncate (a
+        // synced change of the file's size, before every announcement's first word).
+        let pid = String(getpid()).padding(toLength: 11, withPad: " ", startingAt: 0) + "\n"
         _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
         return ProcessLock(descriptor: descriptor)
     }

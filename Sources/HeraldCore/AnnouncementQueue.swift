@@ -57,6 +57,16 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         return .accepted
     }
 
+    /// Takes the entry `id` out of the queue; false when it does not wait there.
+    public mutating func remove(id: String) -> Bool {
+        for (priority, lane) in lanes {
+            guard let index = lane.firstIndex(where: { $0.id == id }) else { continue }
+            lanes[priority]?.remove(at: index)
+            return true
+        }
+        return false
+    }
+
     /// Puts an interrupted entry back at the front of its lane, to be played next in its priority.
     public mutating func replayFirst(_ entry: Entry) {
         lanes[entry.priority, default: []].insert(entry, at: 0)

@@ -82,6 +82,13 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         return (admission, true)
     }
 
+    /// Takes back an entry that should not have been queued (its row could not be logged): out of
+    /// the queue if it waits there; true when it is the one playing and must be stopped now.
+    public mutating func withdraw(id: String) -> Bool {
+        if queue.remove(id: id) { return false }
+        return current?.entry.id == id && stopCurrent(.skip)
+    }
+
     /// Marks the current announcement to be stopped for `reason`; false when nothing plays or it
     /// is already being stopped (the first reason stands).
     public mutating func stopCurrent(_ reason: StopReason) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldStore
 import SoundFile
+import Synchronization
 
 /// Rendered speech on disk as FLAC, indexed in SQLite with hit counts, capped in bytes with
 /// least-recently-used eviction.
@@ -34,23 +35,45 @@ public struct ClipCache: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The cached clip for `request`, or nil (a miss is counted).
+    /// The cached clip for `request`, or nil; the lookup is counted at once.
     public func clip(engine: String, request: SpeechRequest) async throws -> Clip? {
+        let lookup = try await lookUp(engine: engine, request: request)
+        lookup.count()
+        return lookup.clip
+    }
+
+    /// The cached clip for `request`, or nil, and the count of this lookup (a hit, with the entry's
+    /// last use, or a miss) for the caller to make once the first word is out: the count is a
+    /// synced write, and queued before the sink's restore journal it would delay the first word.
+    public func lookUp(engine: String, request: SpeechRequest) async throws -> (clip: Clip?, count: @Sendable () -> Void) {
         let material = Self.material(engine: engine, request: request)
         let key = Self.key(for: material)
-        let record = try await database.cachedClip(key: key, material: material)
-        // Counted after the answer, not before it: the first word must not wait for a synced
-        // write of a statistic.
-        database.countCacheLookup(key: key, hit: record != nil, now: Date())
-        guard let record else { return nil }
+        let database = self.database
+        let countHit: @Sendable () -> Void = { database.countCacheLookup(key: key, hit: true, now: Date()) }
+        let countMiss: @Sendable () -> Void = { database.countCacheLookup(key: key, hit: false, now: Date()) }
+        let file = path("\(key).flac")
+        // Seen by this process and still on disk: no read of the index, which would wait behind
+        // the announcement's own log row being written.
+        if Self.known.withLock({ $0[file] }) == material, let clip = try? DecodedClips.shared.clip(path: file) {
+            return (clip, countHit)
+        }
+        guard let record = try await database.cachedClip(key: key, material: material) else { return (nil, countMiss) }
         do {
-            return try DecodedClips.shared.clip(path: path(record.file))
+            let clip = try DecodedClips.shared.clip(path: path(record.file))
+            Self.known.withLock { $0[path(record.file)] = material }
+            return (clip, countHit)
         } catch {
             // The file went missing or bad: forget it and render again.
+            forget(record.file)
             try await database.removeCachedClip(key: key)
-            return nil
+            return (nil, countMiss)
         }
     }
+
+    /// The material of every cached file this process found or stored, by path: a clip whose
+    /// file still exists is then found without a database read. A file removed by another
+    /// process (eviction, `herald cache clear`) fails to decode and falls back to the index.
+    private static let known = Mutex<[String: String]>([:])
 
     /// Stores `clip` (already trimmed) for `request`.
     public func store(_ clip: Clip, engine: String, request: SpeechRequest) async throws {
@@ -72,7 +95,8 @@ public struct ClipCache: Sendable {
             CachedClipRecord(key: key, material: material, file: file, bytes: bytes,
                              durationMilliseconds: clip.durationMilliseconds, hits: 0, createdAt: now, lastUsedAt: now),
             maxBytes: maxBytes)
-        for old in evicted { try? FileManager.default.removeItem(atPath: path(old.file)) }
+        Self.known.withLock { $0[path(file)] = material }
+        for old in evicted { forget(old.file) }
     }
 
     public func totals() async throws -> ClipCacheTotals { try await database.clipCacheTotals() }
@@ -81,8 +105,14 @@ public struct ClipCache: Sendable {
     @discardableResult
     public func clear() async throws -> Int {
         let removed = try await database.clearClipCache()
-        for record in removed { try? FileManager.default.removeItem(atPath: path(record.file)) }
+        for record in removed { forget(record.file) }
         return removed.count
+    }
+
+    /// Removes a cached file, and what this process knew of it.
+    private func forget(_ file: String) {
+        _ = Self.known.withLock { $0.removeValue(forKey: path(file)) }
+        try? FileManager.default.removeItem(atPath: path(file))
     }
 
     private func path(_ file: String) -> String { (directory as NSString).appendingPathComponent(file) }

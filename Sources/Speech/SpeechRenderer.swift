@@ -10,18 +10,20 @@ public struct RenderedAudio: Sendable {
     public var clipSource: ClipSource
     /// What is said: the text, or the amount in words inside its phrase.
     public var spokenText: String
-    /// Run after the audio played to its end: stores freshly synthesized speech in the cache.
-    public var whenPlayed: (@Sendable () async -> Void)?
+    /// Run after the playback, with whether it played to its end: counts the cache lookup, and
+    /// stores freshly synthesized speech in the cache when it was said whole.
+    public var afterPlayback: (@Sendable (_ playedToEnd: Bool) async -> Void)?
     /// Where it came from once it played: a synthesizer that fell back to another engine half-way
     /// names the fallback. Nil: `clipSource`.
     public var spokenBy: (@Sendable () -> ClipSource)?
 
     public init(source: AudioSource, clipSource: ClipSource, spokenText: String,
-                whenPlayed: (@Sendable () async -> Void)? = nil, spokenBy: (@Sendable () -> ClipSource)? = nil) {
+                afterPlayback: (@Sendable (_ playedToEnd: Bool) async -> Void)? = nil,
+                spokenBy: (@Sendable () -> ClipSource)? = nil) {
         self.source = source
         self.clipSource = clipSource
         self.spokenText = spokenText
-        self.whenPlayed = whenPlayed
+        self.afterPlayback = afterPlayback
         self.spokenBy = spokenBy
     }
 
@@ -55,15 +57,20 @@ public struct SpeechRenderer: Sendable {
     /// Speech for `text`: from the cache when it was said before, else synthesized as it plays.
     public func render(text: String, language: String?, voice: String?) async throws -> RenderedAudio {
         let request = request(text: text, language: language, voice: voice)
+        // Counted after the playback: not a synced write between the request and the first word.
+        var lookup: (clip: Clip?, count: @Sendable () -> Void) = (nil, {})
         if let cache {
             do {
-                if let clip = try await cache.clip(engine: synthesizer.engineName, request: request) {
-                    return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text, whenPlayed: nil)
-                }
+                lookup = try await cache.lookUp(engine: synthesizer.engineName, request: request)
             } catch {
                 // A failing disk must not keep the sentence from being said: synthesize it instead.
                 logger.warning("the clip cache cannot be read; synthesizing", metadata: ["error": "\(error)"])
             }
+        }
+        let countLookup = lookup.count
+        if let clip = lookup.clip {
+            return RenderedAudio(source: .clip(clip), clipSource: .cache, spokenText: text,
+                                 afterPlayback: { _ in countLookup() })
         }
         let speech: SynthesizedSpeech
         do {
@@ -92,10 +99,11 @@ public struct SpeechRenderer: Sendable {
         continuation.onTermination = { _ in forwarder.cancel() }
         let engine = synthesizer.engineName, cache = self.cache, logger = self.logger
         let expected = synthesizer.clipSource, spokenBy = speech.spokenBy
-        return RenderedAudio(source: .stream(format, trimmed), clipSource: expected, spokenText: text, whenPlayed: {
+        return RenderedAudio(source: .stream(format, trimmed), clipSource: expected, spokenText: text, afterPlayback: { playedToEnd in
+            countLookup()
             // Speech a fallback engine said is not this engine's: caching it under this engine's
             // name would replay the fallback voice for good.
-            guard let cache, spokenBy() == expected else { return }
+            guard playedToEnd, let cache, spokenBy() == expected else { return }
             let samples = collected.withLock { $0 }
             let clip = SilenceTrimmer.trimmed(Clip(sampleRate: format.sampleRate, channelCount: format.channelCount,
                                                    samples: samples))
@@ -116,7 +124,7 @@ public struct SpeechRenderer: Sendable {
                 let missing = pack.missing(phrase.tokens)
                 if missing.isEmpty {
                     let clip = try pack.compose(phrase.tokens)
-                    return RenderedAudio(source: .clip(clip), clipSource: .pack, spokenText: phrase.text, whenPlayed: nil)
+                    return RenderedAudio(source: .clip(clip), clipSource: .pack, spokenText: phrase.text)
                 }
                 logger.notice("voice pack \(pack.directory) lacks \(missing); synthesizing the amount instead")
             } else {

@@ -46,6 +46,20 @@ import Testing
         #expect(said == ["p1", "p2", "p3", "p4", "p5"], "the cut-off payment first, the same id, then the rest")
     }
 
+    @Test func anEntryWhoseRowCouldNotBeLoggedIsWithdrawnWaitingOrPlaying() {
+        var machine = machine(entry("a", .normal), entry("b", .normal), entry("c", .normal))
+        #expect(playNext(&machine) == "a")
+        #expect(machine.withdraw(id: "b") == false, "waiting: taken out, nothing to stop")
+        #expect(machine.withdraw(id: "a") == true, "playing: to be stopped")
+        #expect(machine.current?.stop == .skip)
+        #expect(machine.withdraw(id: "a") == false, "already being stopped")
+        #expect(machine.withdraw(id: "nobody") == false)
+        _ = machine.end(.finished(interrupted: true))
+        #expect(playNext(&machine) == "c", "b never plays")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(playNext(&machine) == "idle")
+    }
+
     @Test func waitingPastTheMaxAgeExpiresWithTheReason() {
         var machine = machine(entry("p1", .high), entry("r1", .normal))
         #expect(playNext(&machine) == "p1")

@@ -42,6 +42,35 @@ extension OnTheTestSink {
         #expect(heard > 50 * 0.35 * 0.85, "heard for \(heard) s")
     }
 
+    /// The entry is queued while its row is still being written: copies sent at once over other
+    /// connections must find it then too.
+    @Test func oneRequestIDSentEightTimesAtOncePlaysOnce() async throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let base = daemon.base
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (try? await Daemon.requestAsync("POST", base + "/v1/announcements?wait=true",
+                                                    #"{"clip": "ding", "request_id": "till-9/1"}"#)) ?? 0
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        usleep(300_000)
+        monitor.stop()
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let rows = try harness.history()
+        #expect(rows.count == 1, "\(rows)")
+        #expect(rows.first?["outcome"] as? String == "played")
+        // ding.flac lasts 0.35 s: once, not eight times.
+        let heard = monitor.heardDuration(frequency: 1318.5, floor: 0.01)
+        #expect(heard > 0.2 && heard < 0.7, "heard for \(heard) s")
+    }
+
     @Test func aRepeatedRequestIDAcrossARestartPlaysOnce() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let (harness, port) = try harness()
