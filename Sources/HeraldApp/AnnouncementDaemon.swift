@@ -60,10 +60,12 @@ public actor AnnouncementDaemon {
     private var session: SafeguardSession?
     private var waiters: [String: [CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
     /// The inserts of rows being written now, by announcement id (`submit`).
-    private var inserting: [String: Task<Bool, any Error>] = [:]
+    private var inserting: [String: RowInsert] = [:]
     /// Request ids accepted whose rows are being written (source, client, id), to their
     /// announcement ids: a copy arriving meanwhile is a duplicate.
     private var accepting: [String: String] = [:]
+    /// Entries withdrawn while they played: their turn's end neither logs nor replays them.
+    private var withdrawn: Set<String> = []
     private var retry: Task<Void, Never>?
     private var lastPlayedID: String?
     private let startedAt = Date()
@@ -110,23 +112,18 @@ public actor AnnouncementDaemon {
             // Claimed in the same turn as the check above, with no await between.
             accepting[requestKey] = record.id
         }
-        let store = context.store
-        inserting[record.id] = Task { try await store.insertIfNew(record) }
+        // Alone in an idle queue it plays at once: its restore journal goes to the database first.
+        let playsAtOnce = machine.current == nil && machine.queue.isEmpty && !machine.paused
+        inserting[record.id] = RowInsert(record, into: context.store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil)
         defer {
             inserting[record.id] = nil
             if let requestKey { accepting[requestKey] = nil }
         }
         let queued = try await queue(request, record)
         // The answer waits for the row: a request accepted is one that survives a crash.
-        let inserted: Bool
-        do {
-            inserted = try await inserting[record.id]?.value ?? true
-        } catch {
-            withdraw(record.id)
-            throw error
-        }
-        guard inserted else {
-            // The same id raced in from another process (the claim covers this one's connections).
+        guard await awaitInsert(of: record.id) else {
+            // The same id raced in from another process (the claim covers this one's
+            // connections), or not even memory could take the row.
             withdraw(record.id)
             if let requestID = request.requestID,
                let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
@@ -141,7 +138,7 @@ public actor AnnouncementDaemon {
     /// The announcement already accepted with this request id, if any (waiting for its row when
     /// it is still being written).
     private func duplicate(of requestKey: String, requestID: String, _ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
-        if let claimed = accepting[requestKey] { _ = try? await inserting[claimed]?.value }
+        if let claimed = accepting[requestKey] { _ = try? await inserting[claimed]?.inserted }
         guard let original = try await context.store.announcement(source: request.source, client: request.client,
                                                                   requestID: requestID) else {
             return nil
@@ -175,8 +172,7 @@ public actor AnnouncementDaemon {
             failed.outcome = .failed
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = Date()
-            try await awaitInsert(of: failed.id)
-            try await context.store.record(failed)
+            if await awaitInsert(of: failed.id) { try await context.store.record(failed) }
             HeraldMetrics.announcement(failed)
             return .refused(failed, limit: limit)
         }
@@ -189,15 +185,24 @@ public actor AnnouncementDaemon {
         return .accepted(record)
     }
 
-    /// Takes back an entry whose row could not be logged.
+    /// Takes back an entry whose row was not inserted: out of the queue or quiet hours' hold, or,
+    /// when it plays, stopped now and neither said again nor logged when its turn ends.
     private func withdraw(_ id: String) {
-        logger.error("announcement \(id) withdrawn: its row could not be logged")
+        logger.error("announcement \(id) withdrawn: its row was not inserted (a duplicate, or the log failed)")
+        if machine.current?.entry.id == id { withdrawn.insert(id) }
         if machine.withdraw(id: id) { playing?.cancel() }
+        deferred.removeAll { $0.id == id }
     }
 
-    /// Waits until the row `id` is inserted, when it is being inserted now.
-    private func awaitInsert(of id: String) async throws {
-        _ = try await inserting[id]?.value
+    /// Waits until the row `id` is inserted, when it is being inserted now. False when it was
+    /// not (a duplicate of a row logged by another process, or a failure): nothing may update it.
+    private func awaitInsert(of id: String) async -> Bool {
+        guard !withdrawn.contains(id) else { return false }
+        guard let insert = inserting[id] else { return true }
+        do { return try await insert.inserted } catch {
+            logger.error("could not log announcement \(id): \(error)")
+            return false
+        }
     }
 
     /// Waits until the announcement `id` has an outcome; nil when it is unknown.
@@ -386,7 +391,15 @@ public actor AnnouncementDaemon {
                 for entry in entries { await expire(entry) }
             case .play(let entry):
                 let (end, record) = await turn(entry)
-                switch machine.end(end) {
+                inserting[entry.id]?.start()
+                let disposition = machine.end(end)
+                if withdrawn.remove(entry.id) != nil {
+                    // Its row was not inserted: not said again (a replay put it back), not logged.
+                    _ = machine.withdraw(id: entry.id)
+                    if case .replay(closeSession: true) = disposition { await closeSession() }
+                    continue
+                }
+                switch disposition {
                 case .log:
                     var record = record
                     if record.outcome == .played { lastPlayedID = entry.id }
@@ -453,6 +466,8 @@ public actor AnnouncementDaemon {
             }
         }
         guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
+        // The restore journal is on disk (or was not needed): the row may follow.
+        inserting[entry.id]?.start()
         // A session opened for a priority that overrides the mute does not carry a `respect` one.
         let mute = context.configuration.priorities.mutePolicy(for: request.priority,
                                                                fallback: context.configuration.safeguard.mutePolicy)
@@ -560,9 +575,10 @@ public actor AnnouncementDaemon {
     }
 
     func log(_ record: AnnouncementRecord) async {
-        // A row is updated only after it was inserted (the entry may play while it is written).
+        // A row is updated only after it was inserted (the entry may play while it is written),
+        // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
+        guard await awaitInsert(of: record.id) else { return }
         do {
-            try await awaitInsert(of: record.id)
             try await context.store.record(record)
         } catch {
             logger.error("could not log announcement \(record.id): \(error)")

@@ -218,7 +218,8 @@ public actor Safeguard {
         return Restoration(entry: entry, actions: restore, failures: failures)
     }
 
-    /// Carries out `actions` in order. A stream that vanished meanwhile is forgotten, not an error.
+    /// Carries out `actions` in order (an unmute and the raise after it are sent together). A
+    /// stream that vanished meanwhile is forgotten, not an error.
     private func execute(_ actions: [SafeguardMachine.Action]) async throws {
         var actions = actions[...]
         while let action = actions.popFirst() {

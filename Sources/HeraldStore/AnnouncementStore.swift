@@ -71,9 +71,12 @@ public actor AnnouncementStore: RestoreJournal {
     // MARK: The log
 
     /// Inserts a new row; false when its (source, client, request id) was seen already.
+    /// A file that cannot be read or written does not make it fail: the row goes to memory.
     public func insertIfNew(_ record: AnnouncementRecord) async throws -> Bool {
+        // A failed read is no answer: the insert then meets the file's unique index, or the file
+        // fails again and the store degrades (the daemon has queued the entry already).
         if let requestID = record.requestID,
-           try await announcement(source: record.source, client: record.client, requestID: requestID) != nil {
+           (try? await announcement(source: record.source, client: record.client, requestID: requestID)) ?? nil != nil {
             return false
         }
         var inserted = false

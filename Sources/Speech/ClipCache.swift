@@ -54,13 +54,14 @@ public struct ClipCache: Sendable {
         let file = path("\(key).flac")
         // Seen by this process and still on disk: no read of the index, which would wait behind
         // the announcement's own log row being written.
-        if Self.known.withLock({ $0[file] }) == material, let clip = try? DecodedClips.shared.clip(path: file) {
-            return (clip, countHit)
+        if Self.known.withLock({ $0[file] }) == material {
+            if let clip = try? DecodedClips.shared.clip(path: file) { return (clip, countHit) }
+            _ = Self.known.withLock { $0.removeValue(forKey: file) }
         }
         guard let record = try await database.cachedClip(key: key, material: material) else { return (nil, countMiss) }
         do {
             let clip = try DecodedClips.shared.clip(path: path(record.file))
-            Self.known.withLock { $0[path(record.file)] = material }
+            Self.remember(path(record.file), material)
             return (clip, countHit)
         } catch {
             // The file went missing or bad: forget it and render again.
@@ -72,8 +73,18 @@ public struct ClipCache: Sendable {
 
     /// The material of every cached file this process found or stored, by path: a clip whose
     /// file still exists is then found without a database read. A file removed by another
-    /// process (eviction, `herald cache clear`) fails to decode and falls back to the index.
+    /// process (eviction, `herald cache clear`) fails to decode and falls back to the index; one
+    /// it replaced holds the same material (the same key), save a 64-bit hash collision.
     private static let known = Mutex<[String: String]>([:])
+
+    /// Files another process removed are never forgotten here: past a bound, start afresh (it is
+    /// only a shortcut; the index answers the rest).
+    private static func remember(_ file: String, _ material: String) {
+        known.withLock { known in
+            if known.count >= 10_000 { known.removeAll() }
+            known[file] = material
+        }
+    }
 
     /// Stores `clip` (already trimmed) for `request`.
     public func store(_ clip: Clip, engine: String, request: SpeechRequest) async throws {
@@ -95,7 +106,7 @@ public struct ClipCache: Sendable {
             CachedClipRecord(key: key, material: material, file: file, bytes: bytes,
                              durationMilliseconds: clip.durationMilliseconds, hits: 0, createdAt: now, lastUsedAt: now),
             maxBytes: maxBytes)
-        Self.known.withLock { $0[path(file)] = material }
+        Self.remember(path(file), material)
         for old in evicted { forget(old.file) }
     }
 

@@ -10,8 +10,9 @@ public struct RenderedAudio: Sendable {
     public var clipSource: ClipSource
     /// What is said: the text, or the amount in words inside its phrase.
     public var spokenText: String
-    /// Run after the playback, with whether it played to its end: counts the cache lookup, and
-    /// stores freshly synthesized speech in the cache when it was said whole.
+    /// Run once a playback finished, with whether it played to its end: counts the cache lookup,
+    /// and stores freshly synthesized speech in the cache when it was said whole. Not run for
+    /// audio that never played (suppressed, failed, lost): its lookup is not counted.
     public var afterPlayback: (@Sendable (_ playedToEnd: Bool) async -> Void)?
     /// Where it came from once it played: a synthesizer that fell back to another engine half-way
     /// names the fallback. Nil: `clipSource`.
