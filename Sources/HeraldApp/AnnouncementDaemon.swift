@@ -121,7 +121,7 @@ public actor AnnouncementDaemon {
         }
         let queued = try await queue(request, record)
         // The answer waits for the row: a request accepted is one that survives a crash.
-        guard await awaitInsert(of: record.id) else {
+        guard await awaitInsert(of: record.id, holdingIt: true) else {
             // The same id raced in from another process (the claim covers this one's
             // connections), or not even memory could take the row.
             withdraw(record.id)
@@ -196,9 +196,12 @@ public actor AnnouncementDaemon {
 
     /// Waits until the row `id` is inserted, when it is being inserted now. False when it was
     /// not (a duplicate of a row logged by another process, or a failure): nothing may update it.
-    private func awaitInsert(of id: String) async -> Bool {
+    /// - Parameter holdingIt: leave a held insert to its safeguard's open (the answer's wait);
+    ///   any other wait starts it now: that row is being written to, not played.
+    private func awaitInsert(of id: String, holdingIt: Bool = false) async -> Bool {
         guard !withdrawn.contains(id) else { return false }
         guard let insert = inserting[id] else { return true }
+        if !holdingIt { insert.start() }
         do { return try await insert.inserted } catch {
             logger.error("could not log announcement \(id): \(error)")
             return false

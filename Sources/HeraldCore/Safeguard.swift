@@ -54,10 +54,8 @@ public actor Safeguard {
         // Subscribed before the snapshot, so a stream appearing in between is ducked too.
         let events = try await sound.events()
         let opening: Opening = try await serially {
-            // Both asked at once: the server answers in order, one round trip instead of two.
-            async let sinkNow = sound.sink(named: sinkName)
-            async let streamsNow = sound.streams()
-            let (sink, streams) = try await (sinkNow, streamsNow)
+            let sink = try await sound.sink(named: sinkName)
+            let streams = try await sound.streams()
             switch machine.open(sink: sink, streams: streams, mute: mute) {
             case .suppressMuted:
                 logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
@@ -218,20 +216,9 @@ public actor Safeguard {
         return Restoration(entry: entry, actions: restore, failures: failures)
     }
 
-    /// Carries out `actions` in order (an unmute and the raise after it are sent together). A
-    /// stream that vanished meanwhile is forgotten, not an error.
+    /// Carries out `actions` in order. A stream that vanished meanwhile is forgotten, not an error.
     private func execute(_ actions: [SafeguardMachine.Action]) async throws {
-        var actions = actions[...]
-        while let action = actions.popFirst() {
-            if case .setSinkMute(let sink, let muted) = action, case .setSinkVolume(sink, let volumes)? = actions.first {
-                // Unmute and raise together, one round trip instead of two: either order is silent,
-                // since the other streams are already held at what the listener heard.
-                actions.removeFirst()
-                async let unmuted: Void = sound.setSinkMute(named: sink, to: muted)
-                async let raised: Void = sound.setSinkVolume(named: sink, to: volumes)
-                _ = try await (unmuted, raised)
-                continue
-            }
+        for action in actions {
             switch action {
             case .saveJournal(let entry): try await journal.save(entry)
             case .clearJournal: try await journal.clear()
