@@ -15,22 +15,24 @@ extension OnTheTestSink {
 
     func harness(_ extra: String = "") throws -> (HeraldHarness, Int) { try HeraldHarness.listening(extra) }
 
+    /// POSTs every body to `/v1/announcements?wait=true` at once; the HTTP statuses (0: no answer).
+    static func postAtOnce(_ daemon: Daemon, _ bodies: [String]) async -> [Int] {
+        let url = daemon.base + "/v1/announcements?wait=true"
+        return await withTaskGroup(of: Int.self) { group in
+            for body in bodies {
+                group.addTask { (try? await Daemon.requestAsync("POST", url, body)) ?? 0 }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     @Test func fiftyAtOnceNeverOverlapAndAreEachLoggedOnce() async throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let (harness, port) = try harness()
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
         let monitor = try MonitorRecording()
-        let base = daemon.base
-        let statuses = await withTaskGroup(of: Int.self) { group in
-            for index in 0..<50 {
-                group.addTask {
-                    (try? await Daemon.requestAsync("POST", base + "/v1/announcements?wait=true",
-                                                    #"{"clip": "ding", "request_id": "burst-\#(index)"}"#)) ?? 0
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let statuses = await Self.postAtOnce(daemon, (0..<50).map { #"{"clip": "ding", "request_id": "burst-\#($0)"}"# })
         usleep(200_000)
         monitor.stop()
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
@@ -50,16 +52,7 @@ extension OnTheTestSink {
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
         let monitor = try MonitorRecording()
-        let base = daemon.base
-        let statuses = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    (try? await Daemon.requestAsync("POST", base + "/v1/announcements?wait=true",
-                                                    #"{"clip": "ding", "request_id": "till-9/1"}"#)) ?? 0
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let statuses = await Self.postAtOnce(daemon, Array(repeating: #"{"clip": "ding", "request_id": "till-9/1"}"#, count: 8))
         usleep(300_000)
         monitor.stop()
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
