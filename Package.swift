@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-full", targets: ["herald-full"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
     ],
     dependencies: [
@@ -38,6 +39,9 @@ let package = Package(
             name: "CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
 
+        // Where the daemon and the CLI meet on this machine (runtime folder, sockets): no Foundation,
+        // so the lean front below can use it.
+        .target(name: "RuntimePaths"),
         // Pure policy and models: no C, no I/O.
         .target(
             name: "HeraldCore",
@@ -50,7 +54,7 @@ let package = Package(
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore",
+                "CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -59,7 +63,7 @@ let package = Package(
         .target(
             name: "HeraldConfig",
             dependencies: [
-                "HeraldCore", "Speech",
+                "HeraldCore", "Speech", "RuntimePaths",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "HeraldApp",
             dependencies: [
-                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech",
+                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -95,10 +99,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // `herald`: a lean front (no Foundation, linked statically: no dynamic loader at all) that
+        // hands `say` and `pay` to a running daemon's socket at once, and runs herald-full for
+        // everything else.
+        .target(name: "HeraldFront", dependencies: ["RuntimePaths"]),
         .executableTarget(
             name: "herald",
+            dependencies: ["HeraldFront"],
+            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // Every command: the parser, the safeguard, the daemon.
+        .executableTarget(
+            name: "herald-full",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "HeraldMQTT", "PulseAudio",
+                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "HeraldMQTT", "PulseAudio",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -114,6 +127,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldFrontTests", dependencies: ["HeraldFront", "RuntimePaths"]),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldCore"]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),

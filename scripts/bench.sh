@@ -14,6 +14,7 @@ PRIVATE_SINK=herald_bench
 . scripts/private-mosquitto.sh
 trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 swift build -c release --product herald
+swift build -c release --product herald-full
 swift build -c release --product herald-bench
 bin="$(swift build -c release --show-bin-path)"
 # Line-buffered (stdbuf): a run that fails half-way still shows what it measured.

@@ -22,7 +22,9 @@ if [ -z "$(pactl list short sinks)" ]; then
     pactl load-module module-null-sink sink_name=herald_null >/dev/null
 fi
 
+# `herald` is the lean front; it runs herald-full for every command but a say/pay a daemon takes.
 swift build --product herald
+swift build --product herald-full
 herald="$(swift build --show-bin-path)/herald"
 "$herald" status
 "$herald" play Sounds/samples/two-tone-chime.wav

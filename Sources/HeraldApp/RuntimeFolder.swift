@@ -1,4 +1,5 @@
 import Foundation
+import RuntimePaths
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,25 +14,18 @@ public enum RuntimeFolder {
     /// address. Nothing is created (see `prepare`).
     public static func safeguardLock(environment: [String: String], userID: uid_t) -> String {
         (path(environment: environment, userID: userID) as NSString)
-            .appendingPathComponent("safeguard-\(shortHash(serverAddress(environment: environment))).lock")
+            .appendingPathComponent("safeguard-\(RuntimePaths.shortHash(serverAddress(environment: environment))).lock")
     }
 
-    /// `$XDG_RUNTIME_DIR/herald/api-<port>.sock` (or under `/tmp/herald-<uid>`): where the daemon
-    /// serving the API on `port` also listens for the CLI. Per port, so two daemons (tests, two
-    /// configs) never take each other's socket. Nothing is created.
+    /// `$XDG_RUNTIME_DIR/herald/api-<port>.sock` (or under `/tmp/herald-<uid>`): see
+    /// `RuntimePaths.apiSocket`. Nothing is created.
     public static func apiSocket(port: Int, environment: [String: String], userID: uid_t) -> String {
-        (path(environment: environment, userID: userID) as NSString).appendingPathComponent("api-\(port).sock")
+        RuntimePaths.apiSocket(folder: path(environment: environment, userID: userID), port: port)
     }
 
-    /// `$XDG_RUNTIME_DIR/herald`, or `/tmp/herald-<uid>` when there is no runtime directory, or
-    /// the one named is missing or not writable (a variable carried over by `su` or `sudo -E`
-    /// from another session): a stale variable must not stop a payment from being said. Creates
-    /// nothing (see `prepare`); the daemon and the CLI, looking at the same folder, agree.
+    /// The runtime folder: see `RuntimePaths.folder`. Creates nothing (see `prepare`).
     public static func path(environment: [String: String], userID: uid_t) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, access(runtime, W_OK | X_OK) == 0 {
-            return (runtime as NSString).appendingPathComponent("herald")
-        }
-        return "/tmp/herald-\(userID)"
+        RuntimePaths.folder(runtimeDirectory: environment["XDG_RUNTIME_DIR"], userID: userID)
     }
 
     /// The sound server the lock is for: `PULSE_SERVER`, without a `unix:` prefix, or `default`
@@ -44,18 +38,6 @@ public enum RuntimeFolder {
             return "default"
         }
         return address.isEmpty ? "default" : address
-    }
-
-    /// 64-bit FNV-1a as 12 hex digits: stable across runs and builds (Swift's `Hasher` is seeded
-    /// per process, so it cannot name a file two processes share).
-    static func shortHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
     }
 
     /// Creates the runtime folder with mode 0700, or checks that the one there is a directory of

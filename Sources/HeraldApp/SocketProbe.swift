@@ -1,4 +1,5 @@
 import Foundation
+import RuntimePaths
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,22 +12,10 @@ public enum SocketProbe {
     /// True when a server accepts on the UNIX socket at `path` (a missing file or a stale socket
     /// left by a killed daemon answers false in microseconds).
     public static func answers(unixPath path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
+        return RuntimePaths.connect(fd, unixPath: path)
     }
 
     /// True when a server accepts TCP on `host` (an IPv4 address or `localhost`) and `port`

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import RuntimePaths
 
 /// The queue of `herald serve`.
 public struct QueueSettings: Sendable, Equatable {
@@ -32,7 +33,7 @@ public struct APISettings: Sendable, Equatable {
     }
 
     public var host = "127.0.0.1"
-    public var port = 7370
+    public var port = RuntimePaths.defaultAPIPort
     /// Token -> role. Empty: no tokens, and only a loopback address may be bound.
     public var tokens: [String: Role] = [:]
     public var maxBodyBytes = 65_536

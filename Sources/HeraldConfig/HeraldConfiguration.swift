@@ -78,7 +78,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     }
 
     /// `$HERALD_SOUNDS`, else a `Sounds` folder beside or above the executable (a build tree),
-    /// or `share/herald/Sounds` above it (the .deb: /usr/bin/herald finds /usr/share/herald/Sounds,
+    /// or `share/herald/Sounds` above it (the .deb: /usr/libexec/herald/herald-full finds /usr/share/herald/Sounds,
     /// wherever the package was unpacked), else `/usr/local/share/herald/Sounds`.
     public static func defaultSoundsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HTTPTypes
 import Hummingbird
 
@@ -56,6 +57,22 @@ struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
         headers[.contentType] = "application/json; charset=utf-8"
         let data = try JSONEncoder.api.encode(value)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// An announcement's row as JSON, or its one-line summary (`AnnouncementRecord.summaryLine`)
+/// for a client that accepts only `text/plain`: the lean `herald` front, which prints it as is.
+struct RecordResponse: ResponseGenerator {
+    var status: HTTPResponse.Status
+    var record: AnnouncementRecord
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        guard request.headers[.accept] == "text/plain" else {
+            return try JSONResponse(status: status, value: record).response(from: request, context: context)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: record.summaryLine + "\n")))
     }
 }
 

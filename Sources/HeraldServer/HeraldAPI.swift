@@ -144,19 +144,19 @@ public struct HeraldAPI: Sendable {
     }
 
     /// Queues a request and answers 202 (or 200 with the outcome when `wait`).
-    func submit(_ request: AnnouncementRequest, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
+    func submit(_ request: AnnouncementRequest, wait: Bool) async throws -> RecordResponse {
         switch try await intake.submit(request) {
         case .duplicate(let original):
-            return JSONResponse(status: .ok, value: original)
+            return RecordResponse(status: .ok, record: original)
         case .refused(_, let limit):
             throw APIError(.serviceUnavailable, "the queue holds \(limit) announcements; try again later")
         case .accepted(let record):
-            guard wait else { return JSONResponse(status: .accepted, value: record) }
-            return JSONResponse(status: .ok, value: try await daemon.waitUntilFinished(id: record.id) ?? record)
+            guard wait else { return RecordResponse(status: .accepted, record: record) }
+            return RecordResponse(status: .ok, record: try await daemon.waitUntilFinished(id: record.id) ?? record)
         }
     }
 
-    func replay(_ id: String, client: String, wait: Bool) async throws -> JSONResponse<AnnouncementRecord> {
+    func replay(_ id: String, client: String, wait: Bool) async throws -> RecordResponse {
         guard let record = try await context.store.announcement(id: id),
               var request = AnnouncementRequest(record: record, currency: context.configuration.speech.currency) else {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")

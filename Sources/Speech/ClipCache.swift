@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldStore
+import RuntimePaths
 import SoundFile
 import Synchronization
 
@@ -26,13 +27,7 @@ public struct ClipCache: Sendable {
     /// FNV-1a, 64 bits, as hex: a short file name. The index stores the full material, so a
     /// collision is a miss, never the wrong clip.
     public static func key(for material: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in material.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        RuntimePaths.fnv1aHex(material)
     }
 
     /// The cached clip for `request`, or nil; the lookup is counted at once.

@@ -113,6 +113,7 @@ struct DaemonBench {
     /// A cached sentence POSTed the moment a fresh daemon answers, against the warm figure.
     /// The bench's own daemon is paused meanwhile (SIGSTOP), so the fresh one has the sink.
     func firstAfterStart(sentence: String, daemon: Process) async throws -> Double {
+        try await waitUntilClosed()
         kill(daemon.processIdentifier, SIGSTOP)
         defer { kill(daemon.processIdentifier, SIGCONT) }
         let fresh = DaemonBench(bench: bench, port: port + 1)
@@ -132,6 +133,19 @@ struct DaemonBench {
         print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", "HTTP POST, first after a start" as NSString,
                      median, samples.min() ?? 0, samples.max() ?? 0, samples.count))
         return median
+    }
+
+    /// Waits until the daemon has closed its safeguard: the close (and the release of the
+    /// safeguard lock) may come after an announcement's answer, and a daemon stopped with the lock
+    /// held keeps the next one from ever speaking.
+    func waitUntilClosed() async throws {
+        for _ in 0..<100 {
+            let (_, data) = try await request("GET", "/v1/status")
+            let status = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            if (status?["daemon"] as? [String: Any])?["safeguard_open"] as? Bool == false { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("the daemon kept its safeguard open for 5 s")
     }
 
     /// Five waves of 400 connections that send half a request and hang on, then close: the

@@ -193,6 +193,41 @@ extension OnTheTestSink.DaemonTests {
         #expect(local["source"] as? String == "cli")
     }
 
+    /// The lean `herald` front alone, copied where no herald-full is beside it: a `say` with the
+    /// daemon's config file is said by the daemon and printed from its text answer; with no
+    /// daemon, or any other command, the front must run herald-full, which is not there.
+    @Test func theFrontHandsSayToTheDaemonWithoutHeraldFull() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let runtime = NSTemporaryDirectory() + "herald-front-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: runtime + "/bin", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let front = runtime + "/bin/herald"
+        try FileManager.default.copyItem(atPath: HeraldHarness.binary, toPath: front)
+        let environment = ["XDG_RUNTIME_DIR": runtime, "HERALD_CONFIG": ""]
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port, environment: environment)
+        let monitor = try MonitorRecording()
+        let said = try SoundServer.run(front, ["say", "Table \"four\" is ready", "--config", harness.configPath, "--chime", "none"],
+                                       environment: environment)
+        monitor.stop()
+        #expect(said.status == 0, "\(said.stderr)")
+        #expect(said.stdout == "played Table \"four\" is ready (synth) on \(SoundServer.sink)\n", "\(said.stdout)")
+        let span = try #require(monitor.soundSpan(), "the daemon said it")
+        #expect(span.end - span.start > 0.5, "\(span)")
+        let row = try #require(try harness.history().first)
+        #expect(row["client"] as? String == "socket", "\(row)")
+        let paid = try SoundServer.run(front, ["pay", "3.20", "--currency", "EUR", "--config", harness.configPath], environment: environment)
+        #expect(paid.stdout.hasPrefix("played 3.20 EUR"), "\(paid.stdout) \(paid.stderr)")
+
+        let status = try SoundServer.run(front, ["status", "--config", harness.configPath], environment: environment)
+        #expect(status.status != 0 && status.stderr.contains("herald-full is missing"), "\(status.stderr)")
+        let refused = try SoundServer.run(front, ["say", "hi", "--lang", "xx", "--config", harness.configPath], environment: environment)
+        #expect(refused.stderr.contains("herald-full is missing"), "a refusal goes to herald-full to explain: \(refused.stderr)")
+        daemon.stop()
+        let alone = try SoundServer.run(front, ["say", "hi", "--config", harness.configPath], environment: environment)
+        #expect(alone.stderr.contains("herald-full is missing"), "no daemon: herald-full plays it: \(alone.stderr)")
+    }
+
     @Test func aBrokenConfigOnReloadKeepsTheOldOne() throws {
         try SoundServer.setSink(volumes: ["20%"], muted: false)
         let (harness, port) = try harness()

@@ -17,7 +17,7 @@ import Testing
         let version = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // Semantic version, nothing else on the line: scripts/package.sh uses it as the .deb's version.
         #expect(version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil, "got '\(result.stdout)'")
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/herald/Herald.swift")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/herald-full/Herald.swift")
         let declared = try String(contentsOf: sources, encoding: .utf8)
         #expect(declared.contains("static let version = \"\(version)\""), "one source of the version string")
     }

@@ -19,8 +19,10 @@ final class MonitorRecording {
             "-d", "\(sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
             "--channels=1", "--latency-msec=10",
         ], environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
-        // parec needs a moment to connect; the tests wait for its first bytes.
-        try SoundServer.waitFor("parec to start") {
+        // parec needs a moment to connect; the tests wait for its first bytes. A readiness wait,
+        // not a timing check: at the start of a run, with every unit suite starting beside the
+        // first integration test on 2 cores, parec once took more than 5 s (AdminPageTests, CI).
+        try SoundServer.waitFor("parec to start", timeout: 20) {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
         }
     }

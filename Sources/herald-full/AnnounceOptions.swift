@@ -29,7 +29,9 @@ func announce(_ request: AnnouncementRequest, options: GlobalOptions, announceOp
 
 /// Announces the request `make` builds from the loaded configuration (a payment needs its
 /// default currency to be parsed).
-func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
+/// - Parameter amountForDaemon: a payment without `--currency`, as typed: a daemon reads it in the
+///   currency of its own config, which may not be this one's (as the lean front sends it).
+func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountForDaemon: String? = nil,
               _ make: (HeraldConfiguration) throws -> AnnouncementRequest) async throws {
     // The config only: through a daemon, the CLI needs neither the database nor the sound server.
     let configuration = try await options.loadConfiguration()
@@ -41,7 +43,7 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
     let finalRequest = request
     var viaDaemon: AnnouncementRecord?
     if !announceOptions.local {
-        do { viaDaemon = try await DaemonClient(settings: configuration.api).announce(finalRequest) } catch {
+        do { viaDaemon = try await DaemonClient(settings: configuration.api).announce(finalRequest, amountAsTyped: amountForDaemon) } catch {
             throw fail(error)
         }
     }
@@ -54,11 +56,8 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions,
     }
     if announceOptions.json {
         print(try jsonString(record))
-    } else if record.outcome == .suppressedMuted {
-        print("not played: the sink is muted and safeguard.mute is respect")
     } else {
-        let source = record.clipSource.map { " (\($0.rawValue))" } ?? ""
-        print("\(record.outcome?.rawValue ?? "?") \(record.body)\(source) on \(record.sink ?? "?")")
+        print(record.summaryLine)
     }
 }
 

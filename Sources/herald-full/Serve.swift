@@ -61,6 +61,9 @@ extension Herald {
             // The server leaves its socket file behind; the next CLI would find it refused and
             // play locally anyway, but a folder of stale sockets helps nobody.
             defer { if let socket { unlink(socket) } }
+            // `herald say --config FILE` (or HERALD_CONFIG) reaches this socket without the YAML.
+            let configLink = socket.flatMap { LocalAPISocket.link(configPath: options.configPath, to: $0, logger: logger) }
+            defer { configLink?.remove() }
             // Services stop in reverse order: the queue first (it fades out, restores, and answers
             // every request waiting for an outcome), so neither the API's nor the MQTT link's
             // graceful stop waits on it; the link then says `offline` and disconnects.

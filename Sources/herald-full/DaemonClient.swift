@@ -15,8 +15,9 @@ struct DaemonClient {
     }
 
     /// Sends `request` and waits for its outcome; nil when no daemon answers (then play locally).
-    func announce(_ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
-        guard let payload = Self.payload(for: request) else { return nil }
+    /// - Parameter amountAsTyped: a payment's amount to send with no currency: the daemon's config names it.
+    func announce(_ request: AnnouncementRequest, amountAsTyped: String? = nil) async throws -> AnnouncementRecord? {
+        guard let payload = Self.payload(for: request, amountAsTyped: amountAsTyped) else { return nil }
         // Over TCP, something else may hold the port: only a Herald that answers its health check
         // takes the announcement (the local socket is Herald's own).
         if LocalAPISocket.answering(port: settings.port) == nil {
@@ -79,14 +80,14 @@ struct DaemonClient {
     }
 
     /// The API's JSON for `request`; nil for what only runs locally (a file path).
-    static func payload(for request: AnnouncementRequest) -> [String: Any]? {
+    static func payload(for request: AnnouncementRequest, amountAsTyped: String? = nil) -> [String: Any]? {
         var payload: [String: Any] = ["priority": request.priority.rawValue]
         switch request.body {
         case .file: return nil
         case .audioURL(let url): payload["audio_url"] = url
         case .text(let text): payload["text"] = text
         case .payment(let amount):
-            payload["payment"] = ["amount": amount.decimalText, "currency": amount.currency.code]
+            payload["payment"] = amountAsTyped.map { ["amount": $0] } ?? ["amount": amount.decimalText, "currency": amount.currency.code]
         }
         if let language = request.language { payload["lang"] = language }
         if let voice = request.voice { payload["voice"] = voice }

@@ -1,0 +1,3 @@
+import HeraldFront
+
+Front.main(arguments: CommandLine.arguments)
