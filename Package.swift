@@ -128,7 +128,12 @@ let package = Package(
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldFrontTests", dependencies: ["HeraldFront", "RuntimePaths"]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldStoreTests",
+            dependencies: [
+                "HeraldStore", "HeraldCore",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),

@@ -13,9 +13,10 @@ PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
 trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
-swift build -c release --product herald
-swift build -c release --product herald-full
-swift build -c release --product herald-bench
+# Linked as the .deb links them (scripts/package.sh), so the figures are those of what ships.
+swift build -c release --static-swift-stdlib --product herald
+swift build -c release --static-swift-stdlib --product herald-full
+swift build -c release --static-swift-stdlib --product herald-bench
 bin="$(swift build -c release --show-bin-path)"
 # Line-buffered (stdbuf): a run that fails half-way still shows what it measured.
 HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" stdbuf -oL "$bin/herald-bench" "$@"

@@ -4,8 +4,8 @@ import SoundFile
 import Speech
 
 /// What the first announcement after a start would otherwise load, loaded before the daemon
-/// serves: the espeak-ng library and its default voice, every voice pack's words and the
-/// chimes, decoded into memory. The first payment is then as fast as the hundredth.
+/// serves: the espeak-ng library and its default voice, every voice pack's words, the chimes
+/// and the most used cached sentences, decoded into memory. The first payment is then as fast as the hundredth.
 public enum Warmup {
     /// What the warm-up loaded.
     public struct Result: Sendable {
@@ -44,6 +44,13 @@ public enum Warmup {
             } catch {
                 context.logger.warning("chime \(path) not loaded at start: \(error)")
             }
+        }
+        // The sentences said most often (a shop's "payment received", a hub's reminders), within
+        // a quarter of the memory store: it keeps room for the packs and for what is said next.
+        do {
+            clips += try await context.clipCache.preload(limit: 64, bytes: DecodedClips.shared.capacityBytes / 4)
+        } catch {
+            context.logger.warning("cached sentences not loaded at start: \(error)")
         }
         if configuration.speech.engine != .command {
             // espeak_Initialize reads its data files and the voice on the first synthesis (Piper

@@ -224,8 +224,9 @@ public actor Safeguard {
             case .clearJournal: try await journal.clear()
             case .setSinkMute(let sink, let muted): try await sound.setSinkMute(named: sink, to: muted)
             case .setSinkVolume(let sink, let volumes): try await sound.setSinkVolume(named: sink, to: volumes)
-            case .readBackSink(let sink):
-                try await execute(machine.sinkReported(try await sound.sink(named: sink)))
+            case .raiseSink(let sink, let unmute, let volumes):
+                let reported = try await sound.raiseSink(named: sink, unmute: unmute, to: volumes)
+                try await execute(machine.sinkReported(reported))
             case .setStreamVolume(let index, let volumes):
                 do { try await sound.setStreamVolume(index: index, to: volumes) } catch {
                     try rethrowUnlessGone(error, index: index)

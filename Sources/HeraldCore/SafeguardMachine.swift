@@ -12,8 +12,9 @@ public struct SafeguardMachine: Sendable {
         case setStreamMute(index: UInt32, Bool)
         case setSinkMute(sink: String, Bool)
         case setSinkVolume(sink: String, ChannelVolumes)
-        /// Read the sink back and report it with `sinkReported`: devices round volumes.
-        case readBackSink(sink: String)
+        /// Unmute (when `unmute`) and raise to `volumes` (when given), then read the sink back and
+        /// report it with `sinkReported`: devices round volumes.
+        case raiseSink(sink: String, unmute: Bool, volumes: ChannelVolumes?)
         case clearJournal
     }
 
@@ -82,11 +83,7 @@ public struct SafeguardMachine: Sendable {
         phase = .open
         keptUserChanges = []
         var actions = streamActions
-        if sink.muted { actions.append(.setSinkMute(sink: sink.name, false)) }
-        if let raiseTo {
-            actions.append(.setSinkVolume(sink: sink.name, raiseTo))
-            actions.append(.readBackSink(sink: sink.name))
-        }
+        if sink.muted || raiseTo != nil { actions.append(.raiseSink(sink: sink.name, unmute: sink.muted, volumes: raiseTo)) }
         // Nothing to change, nothing to journal: a synced write is the slowest step of an open.
         guard !actions.isEmpty || !current.ducks.isEmpty else { return .proceed([]) }
         journaled = true

@@ -107,6 +107,9 @@ public protocol SoundSystem: Sendable {
     func sink(named name: String) async throws -> SinkState
     func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws
     func setSinkMute(named name: String, to muted: Bool) async throws
+    /// Unmutes `name` (when `unmute`), sets `volumes` (when given), and returns the sink as it
+    /// reports itself after (devices round volumes). PulseAudio does it in one round trip.
+    func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState
     /// Every playback stream on the server.
     func streams() async throws -> [StreamState]
     func setStreamVolume(index: UInt32, to volumes: ChannelVolumes) async throws
@@ -116,6 +119,15 @@ public protocol SoundSystem: Sendable {
     /// Plays `audio` on the sink and returns once it has been heard to the end. A stream starts
     /// playing with its first chunk, while the rest is still being produced.
     func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport
+}
+
+extension SoundSystem {
+    /// One change after the other, then a read: for servers that cannot send them together.
+    public func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState {
+        if unmute { try await setSinkMute(named: name, to: false) }
+        if let volumes { try await setSinkVolume(named: name, to: volumes) }
+        return try await sink(named: name)
+    }
 }
 
 /// Failures of the sound server, each with a message a person can act on.

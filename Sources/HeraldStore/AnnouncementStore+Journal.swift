@@ -4,46 +4,74 @@ import HeraldCore
 extension AnnouncementStore {
     // MARK: The restore journal
 
-    /// Stores `entry` durably: in the database, else synced to the fallback file, else in memory
-    /// (with a critical log line: a crash now would leave the sink as Herald set it).
+    /// Stores `entry` durably: synced to the journal file beside the database, else to the
+    /// fallback file in the runtime folder, else in memory (with a critical log line: a crash now
+    /// would leave the sink as Herald set it).
     public func save(_ entry: JournalEntry) async throws {
-        if await onFile("write the restore journal", { try await $0.save(entry) }) {
-            staleFileJournal = false
+        let data = try JSONEncoder().encode(entry)
+        do {
+            try journal.write(data)
+            if journalFileFailing != nil {
+                logger.notice("the restore journal is written to its file again", metadata: ["file": "\(journal.path)"])
+                journalFileFailing = nil
+            }
+            staleJournalFile = false
+            // What was kept elsewhere is older than this.
+            journalInMemory = nil
+            journalFallback.remove()
             return
+        } catch {
+            if journalFileFailing == nil {
+                logger.error("the restore journal cannot be written to its file; using the fallback",
+                             metadata: ["error": "\(error)", "fallback": "\(journalFallback.path)"])
+            }
+            journalFileFailing = "\(error)"
         }
         do {
-            try Self.writeSynced(JSONEncoder().encode(entry), to: journalFile)
+            try journalFallback.write(data)
+            journalInMemory = nil
         } catch {
             journalInMemory = entry
             logger.critical("the restore journal is kept in memory only: a crash now would leave the sink raised until the next announcement",
-                            metadata: ["database": "\(degraded ?? "")", "fallback": "\(journalFile): \(error)"])
+                            metadata: ["file": "\(journalFileFailing ?? "")", "fallback": "\(error)"])
         }
     }
 
-    /// The pending entry: the fallback's first (it is written only when the database failed).
+    /// The pending entry: the newest place first (memory, then the fallback, then the file), and
+    /// last a row an earlier version of Herald left in the database.
     public func pending() async throws -> JournalEntry? {
         if let entry = journalInMemory { return entry }
-        if let data = FileManager.default.contents(atPath: journalFile) {
+        for file in staleJournalFile ? [journalFallback] : [journalFallback, journal] {
+            guard let data = file.read() else { continue }
             do { return try JSONDecoder().decode(JournalEntry.self, from: data) } catch {
-                logger.error("ignoring an unreadable restore journal", metadata: ["file": "\(journalFile)", "error": "\(error)"])
+                logger.error("ignoring an unreadable restore journal", metadata: ["file": "\(file.path)", "error": "\(error)"])
             }
         }
-        guard !staleFileJournal else { return nil }
+        guard !staleDatabaseJournal else { return nil }
         return try await fileRead { try await $0.pending() } ?? nil
     }
 
     /// Forgets the pending entry everywhere it was kept.
     public func clear() async throws {
         journalInMemory = nil
-        if FileManager.default.fileExists(atPath: journalFile) { try FileManager.default.removeItem(atPath: journalFile) }
+        journalFallback.remove()
+        do {
+            try journal.clear()
+            staleJournalFile = false
+        } catch {
+            logger.error("the restore journal could not be cleared; it is ignored from now on",
+                         metadata: ["error": "\(error)"])
+            staleJournalFile = true
+        }
         if await onFile("clear the restore journal", { try await $0.clear() }) { return }
-        staleFileJournal = true
+        staleDatabaseJournal = true
     }
 
     // MARK: Back to the file
 
     /// Writes what waits in memory to the database once it can be written again (reopening it,
-    /// so a removed folder is made anew), and the journal with it. Does nothing when healthy.
+    /// so a removed folder is made anew), and a journal kept elsewhere back to its file. Does
+    /// nothing when healthy.
     /// - Returns: how many rows were written.
     @discardableResult
     public func flush() async -> Int {
@@ -59,15 +87,15 @@ extension AnnouncementStore {
                     try await reopened.record(unclaimed)
                 }
             }
-            if let entry = try await pending() {
-                try await reopened.save(entry)
-            } else if staleFileJournal {
-                try await reopened.clear()
+            if let entry = journalInMemory {
+                try await save(entry)
+            } else if let data = journalFallback.read() {
+                try journal.write(data)
+                journalFallback.remove()
             }
+            if staleDatabaseJournal { try await reopened.clear() }
             try await memory.deleteAll()
-            journalInMemory = nil
-            try? FileManager.default.removeItem(atPath: journalFile)
-            staleFileJournal = false
+            staleDatabaseJournal = false
             file = reopened
             degraded = nil
             logger.notice("the database can be written again; wrote the rows kept in memory",
@@ -76,22 +104,6 @@ extension AnnouncementStore {
         } catch {
             degraded = "cannot write the database \(path): \(error)"
             return 0
-        }
-    }
-
-    /// Writes `data` to `path` and syncs it, via a temporary file renamed over it.
-    static func writeSynced(_ data: Data, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
         }
     }
 }

@@ -8,7 +8,8 @@ import Logging
 ///
 /// Rows go to the SQLite file while it can be written. When it cannot (its folder removed, the disk
 /// full, a read-only or corrupt file), they go to an in-memory database of the same schema, the
-/// journal to a file in the runtime directory (or to memory, with a loud warning), and `degraded`
+/// journal (kept in a file of its own beside the database) to a file in the runtime directory
+/// while that one cannot be written (or to memory, with a loud warning), and `degraded`
 /// says why. `flush()` writes what waits once the file is usable again. Reads see both.
 public actor AnnouncementStore: RestoreJournal {
     /// The SQLite file; nil while it cannot be opened.
@@ -16,23 +17,31 @@ public actor AnnouncementStore: RestoreJournal {
     let path: String
     /// Rows written while the file could not be: same schema, so every query works on both.
     let memory: AppDatabase
-    let journalFile: String
-    /// The journal when neither the file nor `journalFile` could be written.
+    /// The restore journal, beside the database (`<database>.restore-journal`).
+    let journal: JournalFile
+    /// Where the journal goes while `journal` cannot be written (the runtime folder).
+    let journalFallback: JournalFile
+    /// The journal when neither `journal` nor `journalFallback` could be written.
     var journalInMemory: JournalEntry?
-    /// The file still holds a journal row this process cleared everywhere else: ignore it, and
-    /// delete it when the file can be written.
-    var staleFileJournal = false
+    /// Why `journal` could not be written last time (logged once), or nil.
+    var journalFileFailing: String?
+    /// `journal` could not be cleared: what it holds is over; ignore it until it is written again.
+    var staleJournalFile = false
+    /// The database still holds a journal row (left by an earlier version) this process cleared
+    /// everywhere else: ignore it, and delete it when the file can be written.
+    var staleDatabaseJournal = false
     let logger: Logger
     /// Why the log is not being written to its file, or nil when it is.
     public internal(set) var degraded: String?
 
     /// The log over `opened`, the file at `path` (or why it could not be opened: the store then
     /// starts degraded, in memory, and `flush` keeps trying to open it).
-    /// - Parameter journalFallback: where the journal goes when the file cannot be written (the
-    ///   runtime directory: it survives a crash of the daemon).
+    /// - Parameter journalFallback: where the restore journal goes when the one beside the
+    ///   database cannot be written (the runtime directory: it survives a crash of the daemon).
     public init(path: String, opened: Result<AppDatabase, any Error>, journalFallback: String, logger: Logger) {
         self.path = path
-        self.journalFile = journalFallback
+        journal = JournalFile(path: path + ".restore-journal", makesFolder: false)
+        self.journalFallback = JournalFile(path: journalFallback, makesFolder: true)
         self.logger = logger
         memory = Self.inMemoryDatabase()
         switch opened {

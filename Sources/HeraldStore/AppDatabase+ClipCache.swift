@@ -81,6 +81,13 @@ extension AppDatabase {
         }
     }
 
+    /// The `limit` entries said most often (the most recently used first among equals).
+    public func mostUsedCachedClips(limit: Int) async throws -> [CachedClipRecord] {
+        try await writer.read { db in
+            try CachedClipRecord.order(Column("hits").desc, Column("last_used_at").desc).limit(limit).fetchAll(db)
+        }
+    }
+
     /// Forgets an entry (its file went missing or was unreadable).
     public func removeCachedClip(key: String) async throws {
         _ = try await writer.write { db in try CachedClipRecord.deleteOne(db, key: key) }

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// The restore journal's single row.
+/// The restore journal's single row, where Herald kept the journal before it had a file of its
+/// own (`JournalFile`). Only read and cleared now: a row left by a crash before an upgrade is
+/// still restored at the next start.
 struct JournalRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "restore_journal"
     static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
@@ -12,16 +14,14 @@ struct JournalRow: Codable, FetchableRecord, PersistableRecord {
     var writtenAt: Date
 }
 
-extension AppDatabase: RestoreJournal {
-    public func save(_ entry: JournalEntry) async throws {
-        try await writer.write { db in try JournalRow(entry: entry, writtenAt: Date()).save(db) }
-    }
-
-    public func pending() async throws -> JournalEntry? {
+extension AppDatabase {
+    /// A journal row an earlier version left, if any.
+    func pending() async throws -> JournalEntry? {
         try await writer.read { db in try JournalRow.fetchOne(db, key: 1)?.entry }
     }
 
-    public func clear() async throws {
-        _ = try await writer.write { db in try JournalRow.deleteAll(db) }
+    /// Deletes that row. By its key: with no row, nothing is written and nothing synced.
+    func clear() async throws {
+        _ = try await writer.write { db in try JournalRow.deleteOne(db, key: 1) }
     }
 }

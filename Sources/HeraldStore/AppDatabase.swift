@@ -15,11 +15,12 @@ public struct DatabaseLocationError: Error, CustomStringConvertible {
     }
 }
 
-/// Herald's SQLite file: the announcement log and the restore journal.
+/// Herald's SQLite file: the announcement log, the clip cache index and the reminders (the
+/// restore journal has a file of its own, `JournalFile`).
 ///
 /// Migrates in its initializer. Writes are synced (`synchronous = FULL`, a rollback journal
 /// truncated after each commit instead of deleted and made again: no unlink per commit), so
-/// a journal row written before the first change to the sink survives a crash. Not WAL: with the
+/// a logged row survives a crash. Not WAL: with the
 /// log open, a state folder removed under the daemon would take writes without an error and lose
 /// them, where a rollback journal cannot be opened and the daemon degrades and keeps the rows.
 /// Several processes (the daemon and a CLI run) may open the same file; they wait for each

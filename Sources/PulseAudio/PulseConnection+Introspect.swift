@@ -20,8 +20,16 @@ extension PulseConnection {
 
     /// The sink called `name`.
     public func sink(named name: String) async throws -> SinkState {
-        let sinks: [SinkState] = try await perform("sink info '\(name)'", { context, userdata in
-            pa_context_get_sink_info_by_name(context, name, { context, info, eol, userdata in
+        guard let sink = try await sinkRequest(named: name).wait(on: self).first else { throw SoundSystemError.noSuchSink(name) }
+        return sink
+    }
+
+    /// Sends the request for the sink called `name`.
+    private func sinkRequest(named name: String) -> PulseRequest<SinkState> {
+        send("sink info '\(name)'") { context, userdata in
+            // The label names the sink in the callback's error.
+            Unmanaged<PulseRequestBase>.fromOpaque(userdata).takeUnretainedValue().label = name
+            return pa_context_get_sink_info_by_name(context, name, { context, info, eol, userdata in
                 let request = PulseRequest<SinkState>.from(userdata)
                 if eol < 0 {
                     request.error = pa_context_errno(context) == Int32(PA_ERR_NOENTITY.rawValue)
@@ -29,9 +37,7 @@ extension PulseConnection {
                 }
                 if let info = info?.pointee { request.items.append(SinkState(info)) }
             }, userdata)
-        }, labelled: name)
-        guard let sink = sinks.first else { throw SoundSystemError.noSuchSink(name) }
-        return sink
+        }
     }
 
     /// Every playback stream (sink-input) on the server.
@@ -56,6 +62,29 @@ extension PulseConnection {
         }
     }
 
+    /// Unmutes `name` (when `unmute`), sets `volumes` (when given) and reads the sink back, in one
+    /// round trip: the three requests are sent together and the server answers them in order.
+    public func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState {
+        let unmuting: PulseRequest<Bool>? = unmute ? send("set mute of sink '\(name)'") { context, userdata in
+            pa_context_set_sink_mute_by_name(context, name, 0, successCallback, userdata)
+        } : nil
+        let raising: PulseRequest<Bool>? = volumes.map { volumes in
+            var cvolume = pa_cvolume(volumes)
+            return send("set volume of sink '\(name)'") { context, userdata in
+                pa_context_set_sink_volume_by_name(context, name, &cvolume, successCallback, userdata)
+            }
+        }
+        let reading = sinkRequest(named: name)
+        for (request, what) in [(unmuting, "unmute"), (raising, "raise")] {
+            guard let request else { continue }
+            guard try await request.wait(on: self).first == true else {
+                throw SoundSystemError.operationFailed("\(what) sink '\(name)'")
+            }
+        }
+        guard let sink = try await reading.wait(on: self).first else { throw SoundSystemError.noSuchSink(name) }
+        return sink
+    }
+
     public func setSinkInputMute(index: UInt32, to muted: Bool) async throws {
         try await performSuccess("set mute of stream #\(index)") { context, userdata in
             pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, successCallback, userdata)
@@ -66,19 +95,6 @@ extension PulseConnection {
         var cvolume = pa_cvolume(volumes)
         try await performSuccess("set volume of stream #\(index)") { context, userdata in
             pa_context_set_sink_input_volume(context, index, &cvolume, successCallback, userdata)
-        }
-    }
-}
-
-extension PulseConnection {
-    /// `perform` for requests whose callback needs a label (the sink name) for its error.
-    func perform<Item: Sendable>(
-        _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?,
-        labelled label: String
-    ) async throws -> [Item] {
-        try await perform(what) { context, userdata in
-            Unmanaged<PulseRequestBase>.fromOpaque(userdata).takeUnretainedValue().label = label
-            return start(context, userdata)
         }
     }
 }

@@ -140,33 +140,40 @@ public final class PulseConnection: @unchecked Sendable {
     func perform<Item: Sendable>(
         _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     ) async throws -> [Item] {
+        try await send(what, start).wait(on: self)
+    }
+
+    /// Starts a libpulse operation now, to be awaited later with `wait(on:)`: requests sent one
+    /// after another are on the wire together and answered in order.
+    func send<Item: Sendable>(
+        _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) -> PulseRequest<Item> {
         let timeout = requestTimeout
-        return try await withCheckedThrowingContinuation { continuation in
-            let request = PulseRequest<Item>(continuation)
-            withLock {
-                guard pa_context_get_state(context) == PA_CONTEXT_READY else {
-                    request.finish(.connectionLost("not connected (\(Self.lastError(context)))"))
-                    return
-                }
-                let userdata = Unmanaged.passRetained(request as PulseRequestBase).toOpaque()
-                guard let operation = start(context, userdata) else {
-                    Unmanaged<PulseRequestBase>.fromOpaque(userdata).release()
-                    request.finish(.operationFailed("\(what): \(Self.lastError(context))"))
-                    return
-                }
-                request.operation = operation
-                pa_operation_set_state_callback(operation, operationStateChanged, userdata)
-                // A failed operation must not outlive its timeout: cancelling runs the state
-                // callback, which resumes the caller and releases the request.
-                request.timeout = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
-                    self.withLock {
-                        request.error = .timedOut(what)
-                        if let operation = request.operation { pa_operation_cancel(operation) }
-                    }
+        let request = PulseRequest<Item>()
+        withLock {
+            guard pa_context_get_state(context) == PA_CONTEXT_READY else {
+                request.finish(.connectionLost("not connected (\(Self.lastError(context)))"))
+                return
+            }
+            let userdata = Unmanaged.passRetained(request as PulseRequestBase).toOpaque()
+            guard let operation = start(context, userdata) else {
+                Unmanaged<PulseRequestBase>.fromOpaque(userdata).release()
+                request.finish(.operationFailed("\(what): \(Self.lastError(context))"))
+                return
+            }
+            request.operation = operation
+            pa_operation_set_state_callback(operation, operationStateChanged, userdata)
+            // A failed operation must not outlive its timeout: cancelling runs the state
+            // callback, which resumes the caller and releases the request.
+            request.timeout = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
+                self.withLock {
+                    request.error = .timedOut(what)
+                    if let operation = request.operation { pa_operation_cancel(operation) }
                 }
             }
         }
+        return request
     }
 
     /// Runs a request whose callback is `successCallback`, and throws when the server refused.

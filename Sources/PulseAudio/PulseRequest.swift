@@ -26,18 +26,36 @@ class PulseRequestBase: @unchecked Sendable {
 }
 
 /// An operation that yields `Item`s (sink infos, a server info, a success flag).
+///
+/// Sent first and awaited after (`PulseConnection.send`, then `wait`), so several requests can be
+/// on the wire at once: the server answers them in the order they were sent.
 final class PulseRequest<Item: Sendable>: PulseRequestBase, @unchecked Sendable {
     private var continuation: CheckedContinuation<[Item], any Error>?
+    /// The outcome when it came before anyone waited.
+    private var outcome: Result<[Item], SoundSystemError>?
     var items: [Item] = []
 
-    init(_ continuation: CheckedContinuation<[Item], any Error>) {
-        self.continuation = continuation
+    override func resume(_ failure: SoundSystemError?) {
+        let result: Result<[Item], SoundSystemError> = failure.map { .failure($0) } ?? .success(items)
+        guard let continuation else {
+            outcome = result
+            return
+        }
+        self.continuation = nil
+        continuation.resume(with: result.mapError { $0 as any Error })
     }
 
-    override func resume(_ failure: SoundSystemError?) {
-        guard let continuation else { return }
-        self.continuation = nil
-        if let failure { continuation.resume(throwing: failure) } else { continuation.resume(returning: items) }
+    /// Waits for the answer; `connection`'s lock guards the hand-over with the mainloop thread.
+    func wait(on connection: PulseConnection) async throws -> [Item] {
+        try await withCheckedThrowingContinuation { continuation in
+            connection.withLock {
+                if let outcome {
+                    continuation.resume(with: outcome.mapError { $0 as any Error })
+                } else {
+                    self.continuation = continuation
+                }
+            }
+        }
     }
 
     /// The request behind a callback's userdata pointer.

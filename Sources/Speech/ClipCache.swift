@@ -81,6 +81,22 @@ public struct ClipCache: Sendable {
         }
     }
 
+    /// Decodes the most used entries into memory (`DecodedClips.shared`), at most `limit` of
+    /// them and about `bytes` of samples, so the first announcement of a known sentence after a
+    /// start needs neither the index nor a decode. Returns how many were loaded; an entry that
+    /// fails is left for its next lookup, which forgets it.
+    public func preload(limit: Int, bytes: Int) async throws -> Int {
+        var loaded = 0
+        var budget = bytes
+        for record in try await database.mostUsedCachedClips(limit: limit) {
+            guard budget > 0, let clip = try? DecodedClips.shared.clip(path: path(record.file)) else { continue }
+            Self.remember(path(record.file), record.material)
+            budget -= clip.samples.count * MemoryLayout<Float>.size
+            loaded += 1
+        }
+        return loaded
+    }
+
     /// Stores `clip` (already trimmed) for `request`.
     public func store(_ clip: Clip, engine: String, request: SpeechRequest) async throws {
         guard clip.frameCount > 0 else { return }

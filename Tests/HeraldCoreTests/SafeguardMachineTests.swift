@@ -21,7 +21,7 @@ import Testing
         let actions = try proceed(safeguard.open(sink: nullSink(volumes: percent(20, 20)),
                                                  streams: [musicStream(index: 7, volumes: percent(80, 80))], mute: .override))
         guard case .saveJournal = actions.first else { Issue.record("journal first: \(actions)"); return }
-        guard case .setStreamVolume(7, let held) = actions[1], case .setSinkVolume(_, let raised) = actions[2] else {
+        guard case .setStreamVolume(7, let held) = actions[1], case .raiseSink(_, unmute: false, volumes: let raised?) = actions[2] else {
             Issue.record("hold the radio, then raise: \(actions)")
             return
         }
@@ -46,7 +46,9 @@ import Testing
         let actions = try proceed(safeguard.open(sink: nullSink(volumes: percent(20, 20), muted: true),
                                                  streams: [musicStream(index: 7, volumes: percent(80, 80))], mute: .override))
         let silence = try #require(actions.firstIndex(of: .setStreamMute(index: 7, true)))
-        let unmute = try #require(actions.firstIndex(of: .setSinkMute(sink: "speaker", false)))
+        let unmute = try #require(actions.firstIndex {
+            if case .raiseSink(sink: "speaker", unmute: true, _) = $0 { return true } else { return false }
+        })
         #expect(silence < unmute)
         #expect(!safeguard.isRamping, "a silenced stream has no ramp")
         let (closing, _) = safeguard.beginClose(

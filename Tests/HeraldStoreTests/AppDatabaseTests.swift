@@ -35,25 +35,4 @@ import Testing
         #expect(try await database.count(outcome: .failed) == 1)
         #expect(try await database.recent(limit: 1).count == 1)
     }
-
-    @Test func theJournalSurvivesReopeningAndClears() async throws {
-        let (database, folder) = try makeDatabase()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let entry = JournalEntry(
-            sinkName: "speaker", originalVolumes: ChannelVolumes([Volume(percent: 30), Volume(percent: 10)]),
-            originalMuted: true, setVolumes: ChannelVolumes([Volume(percent: 70), Volume(raw: 15292)]), unmuted: true,
-            ducks: [DuckPlan(streamIndex: 4, original: ChannelVolumes([Volume(percent: 80)]),
-                             held: ChannelVolumes([Volume(percent: 40)]), ducked: ChannelVolumes([Volume(percent: 12)]),
-                             silenced: false, applicationName: "radio"),
-                    DuckPlan(streamIndex: 5, original: ChannelVolumes([Volume(percent: 50)]),
-                             held: ChannelVolumes([Volume(percent: 50)]), ducked: ChannelVolumes([Volume(percent: 50)]),
-                             silenced: true, applicationName: "tv")],
-            processID: 99)
-        #expect(try await database.pending() == nil)
-        try await database.save(entry)
-        let reopened = try AppDatabase(path: folder + "/nested/herald.sqlite")
-        #expect(try await reopened.pending() == entry)
-        try await reopened.clear()
-        #expect(try await database.pending() == nil)
-    }
 }

@@ -66,4 +66,21 @@ import Testing
         let totals = try await cache.totals()
         #expect(totals.entries == 0 && totals.bytes == 0 && totals.hits == 0 && totals.misses == 0)
     }
+
+    @Test func theMostUsedSentencesAreLoadedAtStartWithinTheBudget() async throws {
+        let workspace = try SpeechWorkspace()
+        let cache = workspace.cache()
+        for text in ["rare", "often", "gone"] {
+            try await cache.store(tone(milliseconds: 300), engine: "e", request: request(text))
+        }
+        for _ in 0..<3 { _ = try await cache.clip(engine: "e", request: request("often")) }
+        for _ in 0..<2 { _ = try await cache.clip(engine: "e", request: request("gone")) }
+        let order = try await workspace.database.mostUsedCachedClips(limit: 3).map(\.material)
+        #expect(order == ["often", "gone", "rare"].map { ClipCache.material(engine: "e", request: request($0)) })
+        let gone = ClipCache.key(for: ClipCache.material(engine: "e", request: request("gone")))
+        try FileManager.default.removeItem(atPath: workspace.folder + "/cache/\(gone).flac")
+        #expect(try await cache.preload(limit: 3, bytes: .max) == 2, "a file that is gone is skipped, not an error")
+        #expect(try await cache.preload(limit: 3, bytes: 1) == 1, "the budget stops it after the most used one")
+        #expect(try await cache.preload(limit: 1, bytes: .max) == 1)
+    }
 }
