@@ -59,7 +59,7 @@ let package = Package(
             ]),
         .target(
             name: "HeraldStore",
-            dependencies: ["HeraldCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HeraldCore", "RuntimePaths", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "HeraldConfig",
             dependencies: [

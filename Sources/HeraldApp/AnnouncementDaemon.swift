@@ -112,7 +112,7 @@ public actor AnnouncementDaemon {
             // Claimed in the same turn as the check above, with no await between.
             accepting[requestKey] = record.id
         }
-        // Alone in an idle queue it plays at once: its restore journal goes to the database first.
+        // Alone in an idle queue it plays at once: its restore journal is synced first.
         let playsAtOnce = machine.current == nil && machine.queue.isEmpty && !machine.paused
         inserting[record.id] = RowInsert(record, into: context.store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil)
         defer {

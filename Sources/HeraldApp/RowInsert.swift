@@ -4,9 +4,10 @@ import HeraldStore
 /// The insert of a new announcement's log row, which may hold back a few milliseconds for the
 /// announcement's own safeguard to open first.
 ///
-/// The row and the sink's restore journal share one serial SQLite queue, and each is a synced
-/// write: the journal must be on disk before the first change to the sink, the row only before
-/// the sender's answer. An announcement that plays at once lets its journal go first; the row
+/// The row (a synced SQLite commit) and the sink's restore journal (a synced file beside the
+/// database) go to one disk, where two syncs at once wait for each other's file system commit:
+/// the journal must be on disk before the first change to the sink, the row only before the
+/// sender's answer. An announcement that plays at once lets its journal go first; the row
 /// starts when the safeguard is open (`start()`), or at `holdAtMost`, whichever comes sooner.
 final class RowInsert: Sendable {
     private let gate: AsyncStream<Void>.Continuation

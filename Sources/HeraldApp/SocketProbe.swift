@@ -9,12 +9,16 @@ import Glibc
 /// HTTP clients retry a refused connection until their deadline (async-http-client for the
 /// whole timeout), which made `herald say` wait 300 ms to learn that no daemon runs.
 public enum SocketProbe {
-    /// True when a server accepts on the UNIX socket at `path` (a missing file or a stale socket
-    /// left by a killed daemon answers false in microseconds).
-    public static func answers(unixPath path: String) -> Bool {
+    /// True when a server accepts on the UNIX socket at `path` within `timeout` (a missing file or
+    /// a stale socket left by a killed daemon answers false in microseconds; a daemon whose
+    /// backlog is full would otherwise hold the connect for as long as it stays full).
+    public static func answers(unixPath path: String, timeout: Duration = .seconds(5)) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        // SO_SNDTIMEO bounds a blocking connect(2) on a UNIX socket.
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         return RuntimePaths.connect(fd, unixPath: path)
     }
 

@@ -9,7 +9,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// The file the settings came from; nil when the built-in defaults are used.
     public var file: String?
     public var safeguard: SafeguardSettings
-    /// The SQLite file holding the log and the restore journal.
+    /// The SQLite file holding the log; the restore journal's files sit beside it.
     public var databasePath: String
     /// Where the lock and, by default, the database live.
     public var stateDirectory: String

@@ -108,7 +108,7 @@ public protocol SoundSystem: Sendable {
     func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws
     func setSinkMute(named name: String, to muted: Bool) async throws
     /// Unmutes `name` (when `unmute`), sets `volumes` (when given), and returns the sink as it
-    /// reports itself after (devices round volumes). PulseAudio does it in one round trip.
+    /// reports itself after (devices round volumes). PulseAudio sends the two changes together.
     func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState
     /// Every playback stream on the server.
     func streams() async throws -> [StreamState]

@@ -17,7 +17,7 @@ public actor AnnouncementStore: RestoreJournal {
     let path: String
     /// Rows written while the file could not be: same schema, so every query works on both.
     let memory: AppDatabase
-    /// The restore journal, beside the database (`<database>.restore-journal`).
+    /// The restore journal, beside the database (`<database>.restore-journal.0` and `.1`).
     let journal: JournalFile
     /// Where the journal goes while `journal` cannot be written (the runtime folder).
     let journalFallback: JournalFile
@@ -27,9 +27,9 @@ public actor AnnouncementStore: RestoreJournal {
     var journalFileFailing: String?
     /// `journal` could not be cleared: what it holds is over; ignore it until it is written again.
     var staleJournalFile = false
-    /// The database still holds a journal row (left by an earlier version) this process cleared
-    /// everywhere else: ignore it, and delete it when the file can be written.
-    var staleDatabaseJournal = false
+    /// The database holds no journal row left by an earlier version (found none, or deleted it):
+    /// neither read nor delete one again.
+    var legacyJournalGone = false
     let logger: Logger
     /// Why the log is not being written to its file, or nil when it is.
     public internal(set) var degraded: String?

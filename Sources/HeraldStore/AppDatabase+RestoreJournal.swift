@@ -16,12 +16,12 @@ struct JournalRow: Codable, FetchableRecord, PersistableRecord {
 
 extension AppDatabase {
     /// A journal row an earlier version left, if any.
-    func pending() async throws -> JournalEntry? {
+    func legacyJournalRow() async throws -> JournalEntry? {
         try await writer.read { db in try JournalRow.fetchOne(db, key: 1)?.entry }
     }
 
     /// Deletes that row. By its key: with no row, nothing is written and nothing synced.
-    func clear() async throws {
+    func deleteLegacyJournalRow() async throws {
         _ = try await writer.write { db in try JournalRow.deleteOne(db, key: 1) }
     }
 }

@@ -20,13 +20,7 @@ extension PulseConnection {
 
     /// The sink called `name`.
     public func sink(named name: String) async throws -> SinkState {
-        guard let sink = try await sinkRequest(named: name).wait(on: self).first else { throw SoundSystemError.noSuchSink(name) }
-        return sink
-    }
-
-    /// Sends the request for the sink called `name`.
-    private func sinkRequest(named name: String) -> PulseRequest<SinkState> {
-        send("sink info '\(name)'") { context, userdata in
+        let sinks: [SinkState] = try await perform("sink info '\(name)'") { context, userdata in
             // The label names the sink in the callback's error.
             Unmanaged<PulseRequestBase>.fromOpaque(userdata).takeUnretainedValue().label = name
             return pa_context_get_sink_info_by_name(context, name, { context, info, eol, userdata in
@@ -38,6 +32,8 @@ extension PulseConnection {
                 if let info = info?.pointee { request.items.append(SinkState(info)) }
             }, userdata)
         }
+        guard let sink = sinks.first else { throw SoundSystemError.noSuchSink(name) }
+        return sink
     }
 
     /// Every playback stream (sink-input) on the server.
@@ -62,8 +58,10 @@ extension PulseConnection {
         }
     }
 
-    /// Unmutes `name` (when `unmute`), sets `volumes` (when given) and reads the sink back, in one
-    /// round trip: the three requests are sent together and the server answers them in order.
+    /// Unmutes `name` (when `unmute`) and sets `volumes` (when given) in one round trip (both
+    /// requests sent together), then reads the sink back. The read waits for both answers:
+    /// PipeWire's pulse server answers a change only once applied, and a read at once, so a read
+    /// sent with them could come back with the volume from before.
     public func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState {
         let unmuting: PulseRequest<Bool>? = unmute ? send("set mute of sink '\(name)'") { context, userdata in
             pa_context_set_sink_mute_by_name(context, name, 0, successCallback, userdata)
@@ -74,15 +72,20 @@ extension PulseConnection {
                 pa_context_set_sink_volume_by_name(context, name, &cvolume, successCallback, userdata)
             }
         }
-        let reading = sinkRequest(named: name)
+        // Both answers before any error is thrown: the caller restores what was changed.
+        var failure: (any Error)?
         for (request, what) in [(unmuting, "unmute"), (raising, "raise")] {
             guard let request else { continue }
-            guard try await request.wait(on: self).first == true else {
-                throw SoundSystemError.operationFailed("\(what) sink '\(name)'")
+            do {
+                guard try await request.wait(on: self).first == true else {
+                    throw SoundSystemError.operationFailed("\(what) sink '\(name)'")
+                }
+            } catch {
+                failure = failure ?? error
             }
         }
-        guard let sink = try await reading.wait(on: self).first else { throw SoundSystemError.noSuchSink(name) }
-        return sink
+        if let failure { throw failure }
+        return try await sink(named: name)
     }
 
     public func setSinkInputMute(index: UInt32, to muted: Bool) async throws {

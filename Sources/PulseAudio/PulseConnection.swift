@@ -144,7 +144,7 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     /// Starts a libpulse operation now, to be awaited later with `wait(on:)`: requests sent one
-    /// after another are on the wire together and answered in order.
+    /// after another are on the wire together (each is answered when the server is done with it).
     func send<Item: Sendable>(
         _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     ) -> PulseRequest<Item> {

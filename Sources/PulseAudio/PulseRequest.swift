@@ -28,7 +28,7 @@ class PulseRequestBase: @unchecked Sendable {
 /// An operation that yields `Item`s (sink infos, a server info, a success flag).
 ///
 /// Sent first and awaited after (`PulseConnection.send`, then `wait`), so several requests can be
-/// on the wire at once: the server answers them in the order they were sent.
+/// on the wire at once (PipeWire's pulse server may answer them out of order).
 final class PulseRequest<Item: Sendable>: PulseRequestBase, @unchecked Sendable {
     private var continuation: CheckedContinuation<[Item], any Error>?
     /// The outcome when it came before anyone waited.

@@ -39,7 +39,7 @@ public struct ClipCache: Sendable {
 
     /// The cached clip for `request`, or nil, and the count of this lookup (a hit, with the entry's
     /// last use, or a miss) for the caller to make once the first word is out: the count is a
-    /// synced write, and queued before the sink's restore journal it would delay the first word.
+    /// synced write, and made while the sink's restore journal is synced it would delay the first word.
     public func lookUp(engine: String, request: SpeechRequest) async throws -> (clip: Clip?, count: @Sendable () -> Void) {
         let material = Self.material(engine: engine, request: request)
         let key = Self.key(for: material)
@@ -86,15 +86,17 @@ public struct ClipCache: Sendable {
     /// start needs neither the index nor a decode. Returns how many were loaded; an entry that
     /// fails is left for its next lookup, which forgets it.
     public func preload(limit: Int, bytes: Int) async throws -> Int {
-        var loaded = 0
+        var loaded: [String] = []
         var budget = bytes
-        for record in try await database.mostUsedCachedClips(limit: limit) {
-            guard budget > 0, let clip = try? DecodedClips.shared.clip(path: path(record.file)) else { continue }
+        for record in try await database.mostUsedCachedClips(limit: limit) where budget > 0 {
+            guard let clip = try? DecodedClips.shared.clip(path: path(record.file)) else { continue }
             Self.remember(path(record.file), record.material)
             budget -= clip.samples.count * MemoryLayout<Float>.size
-            loaded += 1
+            loaded.append(path(record.file))
         }
-        return loaded
+        // Used again from the least used up, so the most used is the last the memory store evicts.
+        for file in loaded.reversed() { _ = try? DecodedClips.shared.clip(path: file) }
+        return loaded.count
     }
 
     /// Stores `clip` (already trimmed) for `request`.

@@ -32,9 +32,8 @@ import Testing
         let store = openStore()
         #expect(try await store.pending() == nil)
         try await store.save(entry)
-        let journalFile = databasePath + ".restore-journal"
-        #expect(FileManager.default.fileExists(atPath: journalFile), "the journal is a file beside the database")
-        #expect(!FileManager.default.fileExists(atPath: fallbackPath))
+        #expect(FileManager.default.fileExists(atPath: databasePath + ".restore-journal.0"), "a file beside the database")
+        #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"))
         #expect(try await openStore().pending() == entry)
         try await store.clear()
         #expect(try await openStore().pending() == nil)
@@ -47,17 +46,17 @@ import Testing
         try await store.save(entry)
         // The folder replaced by a file: the journal cannot be written beside the database.
         try FileManager.default.removeItem(atPath: state)
-        FileManager.default.createFile(atPath: state, contents: Data("in the way".utf8))
+        #expect(FileManager.default.createFile(atPath: state, contents: Data("in the way".utf8)))
         var raised = entry
         raised.setVolumes = ChannelVolumes([Volume(percent: 90), Volume(percent: 90)])
         try await store.save(raised)
-        #expect(FileManager.default.fileExists(atPath: fallbackPath), "written to the fallback")
+        #expect(FileManager.default.fileExists(atPath: fallbackPath + ".0"), "written to the fallback")
         #expect(try await openStore().pending() == raised, "a new process finds the newest entry")
         // The folder back: the next write goes beside the database, and the fallback is removed.
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try await store.save(entry)
-        #expect(!FileManager.default.fileExists(atPath: fallbackPath), "an older fallback is removed")
+        #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"), "an older fallback is removed")
         #expect(try await openStore().pending() == entry)
         try await store.clear()
         #expect(try await openStore().pending() == nil)
@@ -70,18 +69,55 @@ import Testing
         let store = openStore()
         #expect(try await store.pending() == entry)
         try await store.clear()
-        #expect(try await database.pending() == nil)
+        #expect(try await database.legacyJournalRow() == nil)
+        #expect(try await openStore().pending() == nil)
+    }
+
+    @Test func aRecordTornByACrashLeavesThePreviousEntryWhole() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        try await store.save(entry)
+        var reported = entry
+        reported.setVolumes = ChannelVolumes([Volume(raw: 45_000), Volume(raw: 45_000)])
+        try await store.save(reported)
+        #expect(try await openStore().pending() == reported)
+        // The second write cut off half-way: the first entry, in the other file, is whole.
+        let second = databasePath + ".restore-journal.1"
+        let whole = try #require(FileManager.default.contents(atPath: second))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: second))
+        #expect(try await openStore().pending() == entry)
+        // The next write goes over the torn one, and wins.
+        try await store.save(reported)
+        #expect(try await openStore().pending() == reported)
+        try await store.clear()
+        #expect(try await openStore().pending() == nil)
+    }
+
+    @Test func aJournalKeptInMemoryReachesItsFileOnceItCanBeWritten() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        // Neither the state folder nor the runtime folder can take a file.
+        try FileManager.default.removeItem(atPath: state)
+        #expect(FileManager.default.createFile(atPath: state, contents: Data("in the way".utf8)))
+        #expect(FileManager.default.createFile(atPath: folder + "/run", contents: Data("in the way".utf8)))
+        try await store.save(entry)
+        #expect(try await store.pending() == entry, "kept in memory")
+        #expect(try await openStore().pending() == nil, "nothing another process could read")
+        try FileManager.default.removeItem(atPath: state)
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        await store.flush()
+        #expect(try await openStore().pending() == entry, "written to its file by the retry")
+        try await store.clear()
         #expect(try await openStore().pending() == nil)
     }
 
     @Test func anUnreadableJournalFileIsIgnoredNotFatal() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = openStore()
-        // Longer than any entry: a write in place must not leave its tail behind.
-        try Data(("{ torn" + String(repeating: " x", count: 2000)).utf8)
-            .write(to: URL(fileURLWithPath: databasePath + ".restore-journal"))
+        try Data("herald-journal 7 3 0\n{ x".utf8).write(to: URL(fileURLWithPath: databasePath + ".restore-journal.0"))
+        try Data("not a record at all".utf8).write(to: URL(fileURLWithPath: databasePath + ".restore-journal.1"))
         #expect(try await store.pending() == nil)
         try await store.save(entry)
-        #expect(try await openStore().pending() == entry, "no tail of the torn one is left")
+        #expect(try await openStore().pending() == entry)
     }
 }
