@@ -29,7 +29,7 @@ public struct HeraldContext: Sendable {
         }
         database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
         let journalFallback = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
-            + ".journal.json"
+            + ".journal"
         store = AnnouncementStore(path: configuration.databasePath, opened: opened, journalFallback: journalFallback,
                                   logger: logger)
     }

@@ -3,84 +3,47 @@ import HeraldCore
 
 extension AnnouncementStore {
     // MARK: The restore journal
+    //
+    // Two places on disk, the journal beside the database and the fallback in the runtime folder,
+    // numbered in one sequence: the newest record of either is the journal, so an older record
+    // left in the other place (one that could not be removed) never hides it.
 
     /// Stores `entry` durably: synced to the journal beside the database, else to the fallback in
     /// the runtime folder, else in memory (with a critical log line: a crash now would leave the
     /// sink as Herald set it). `retryJournal` moves it back to its place.
     public func save(_ entry: JournalEntry) async throws {
         let data = try JSONEncoder().encode(entry)
-        do {
-            try journal.write(data)
-            journalWritten()
-            return
-        } catch {
-            if journalFileFailing == nil {
-                logger.error("the restore journal cannot be written to its file; using the fallback",
-                             metadata: ["error": "\(error)", "fallback": "\(journalFallback.path)"])
-            }
-            journalFileFailing = "\(error)"
-        }
-        do {
-            try journalFallback.write(data)
-            journalInMemory = nil
-        } catch {
-            defer { journalInMemory = entry }
-            guard journalInMemory == nil else { return }  // said once, not at every retry
-            logger.critical("the restore journal is kept in memory only: a crash now would leave the sink raised until the next announcement",
-                            metadata: ["file": "\(journalFileFailing ?? "")", "fallback": "\(error)"])
-        }
+        if put(data) { return }
+        defer { journalInMemory = entry }
+        guard journalInMemory == nil else { return }  // said once, not at every retry
+        logger.critical("the restore journal is kept in memory only: a crash now would leave the sink raised until the next announcement",
+                        metadata: ["file": "\(journalFileFailing ?? "")", "fallback": "\(journalFallback.path)"])
     }
 
-    /// The journal's own file took the newest entry: what was kept elsewhere is older.
-    private func journalWritten() {
-        if journalFileFailing != nil {
-            logger.notice("the restore journal is written to its file again", metadata: ["file": "\(journal.path)"])
-            journalFileFailing = nil
-        }
-        staleJournalFile = false
-        journalInMemory = nil
-        removeFallback()
-    }
-
-    /// The pending entry: the newest place first (memory, then the fallback, then the file), and
-    /// last a row an earlier version of Herald left in the database.
+    /// The pending entry: memory's, else the newest record on disk, else a row an earlier version
+    /// of Herald left in the database. A record that does not decode is logged and skipped.
     public func pending() async throws -> JournalEntry? {
         if let entry = journalInMemory { return entry }
-        for file in staleJournalFile ? [journalFallback] : [journalFallback, journal] {
-            guard let data = file.read() else { continue }
-            do { return try JSONDecoder().decode(JournalEntry.self, from: data) } catch {
-                logger.error("ignoring an unreadable restore journal", metadata: ["file": "\(file.path)", "error": "\(error)"])
+        if let (record, file) = newestRecord() {
+            guard !record.entry.isEmpty else { return nil }  // cleared
+            do { return try JSONDecoder().decode(JournalEntry.self, from: record.entry) } catch {
+                logger.error("ignoring an unreadable restore journal",
+                             metadata: ["file": "\(file.slotPath(record.slot))", "error": "\(error)"])
+                return nil
             }
         }
-        guard !legacyJournalGone else { return nil }
-        let legacy = try await fileRead { try await $0.legacyJournalRow() } ?? nil
-        if legacy == nil, degraded == nil { legacyJournalGone = true }
-        return legacy
+        return await legacyJournal()
     }
 
-    /// Forgets the pending entry everywhere it was kept.
+    /// Forgets the pending entry: a synced "cleared" record newer than any entry.
     public func clear() async throws {
         journalInMemory = nil
-        removeFallback()
-        do {
-            try journal.clear()
-            staleJournalFile = false
-        } catch {
-            logger.error("the restore journal could not be cleared; this process ignores it from now on",
-                         metadata: ["error": "\(error)"])
-            staleJournalFile = true
+        if let (record, _) = newestRecord(), !record.entry.isEmpty, !put(Data()) {
+            logger.error("the restore journal could not be cleared: the next start restores this announcement's changes again (only what still equals what Herald set)")
         }
         guard !legacyJournalGone else { return }
-        // A row that cannot be deleted (the database failing) is ignored by this process from now
-        // on; `onFile` has logged why.
-        _ = await onFile("clear the restore journal", { try await $0.deleteLegacyJournalRow() })
-        legacyJournalGone = true
-    }
-
-    private func removeFallback() {
-        if !journalFallback.remove() {
-            logger.error("the restore journal's fallback could not be removed; it would hide newer entries",
-                         metadata: ["file": "\(journalFallback.path)", "error": "\(String(cString: strerror(errno)))"])
+        if await onFile("delete the restore journal row of an earlier version", { try await $0.deleteLegacyJournalRow() }) {
+            legacyJournalGone = true
         }
     }
 
@@ -89,13 +52,62 @@ extension AnnouncementStore {
     func retryJournal() async {
         if let entry = journalInMemory {
             try? await save(entry)
-        } else if journalFileFailing != nil, let data = journalFallback.read() {
-            do {
-                try journal.write(data)
-                journalWritten()
-            } catch {
-                journalFileFailing = "\(error)"
+        } else if journalFileFailing != nil, let (record, file) = newestRecord(), file.path == journalFallback.path {
+            _ = put(record.entry)
+        }
+    }
+
+    /// Writes `data` (empty: cleared) as the newest record, beside the database or else in the
+    /// fallback; false when neither took it. Logs a failing journal file once.
+    private func put(_ data: Data) -> Bool {
+        let (mine, fallback) = (journal.newest(), journalFallback.newest())
+        let sequence = max(mine?.sequence ?? 0, fallback?.sequence ?? 0) + 1
+        do {
+            try journal.put(data, sequence: sequence, newest: mine)
+            if journalFileFailing != nil {
+                logger.notice("the restore journal is written to its file again", metadata: ["file": "\(journal.path)"])
+                journalFileFailing = nil
             }
+            journalInMemory = nil
+            if !journalFallback.remove() {  // tidiness only: its record is older now
+                logger.warning("the restore journal's fallback could not be removed",
+                               metadata: ["file": "\(journalFallback.path)", "error": "\(String(cString: strerror(errno)))"])
+            }
+            return true
+        } catch {
+            if journalFileFailing == nil {
+                logger.error("the restore journal cannot be written to its file; using the fallback",
+                             metadata: ["error": "\(error)", "fallback": "\(journalFallback.path)"])
+            }
+            journalFileFailing = "\(error)"
+        }
+        do {
+            try journalFallback.put(data, sequence: sequence, newest: fallback)
+            journalInMemory = nil
+            return true
+        } catch {
+            logger.error("the restore journal's fallback cannot be written either", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// The newest whole record of the two places, and which one holds it.
+    private func newestRecord() -> (record: JournalFile.Record, file: JournalFile)? {
+        [journal, journalFallback].compactMap { file in file.newest().map { ($0, file) } }
+            .max { $0.0.sequence < $1.0.sequence }
+    }
+
+    /// A journal row an earlier version left in the database; a failed read is logged and counts
+    /// as none (the log is never a reason not to speak).
+    private func legacyJournal() async -> JournalEntry? {
+        guard !legacyJournalGone else { return nil }
+        do {
+            let row = try await fileRead { try await $0.legacyJournalRow() } ?? nil
+            if row == nil, degraded == nil { legacyJournalGone = true }
+            return row
+        } catch {
+            logger.error("could not read the database for an earlier version's restore journal", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

@@ -12,6 +12,12 @@ import Logging
 /// while that one cannot be written (or to memory, with a loud warning), and `degraded`
 /// says why. `flush()` writes what waits once the file is usable again. Reads see both.
 public actor AnnouncementStore: RestoreJournal {
+    /// A thread of its own (one for every store): the journal's synced writes block, and on the
+    /// cooperative pool (one thread per core) a stalled disk would hold up the API and the sound
+    /// connection with them.
+    private static let executor = ThreadExecutor(name: "herald-store")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
+
     /// The SQLite file; nil while it cannot be opened.
     var file: AppDatabase?
     let path: String
@@ -25,8 +31,6 @@ public actor AnnouncementStore: RestoreJournal {
     var journalInMemory: JournalEntry?
     /// Why `journal` could not be written last time (logged once), or nil.
     var journalFileFailing: String?
-    /// `journal` could not be cleared: what it holds is over; ignore it until it is written again.
-    var staleJournalFile = false
     /// The database holds no journal row left by an earlier version (found none, or deleted it):
     /// neither read nor delete one again.
     var legacyJournalGone = false

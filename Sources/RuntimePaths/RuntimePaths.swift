@@ -59,8 +59,13 @@ public enum RuntimePaths {
     /// per process, so it cannot name a file two processes share). The clip cache names its files
     /// with it too.
     public static func fnv1aHex(_ text: String) -> String {
+        fnv1aHex(bytes: text.utf8)
+    }
+
+    /// 64-bit FNV-1a of raw bytes as 16 hex digits (the restore journal's checksum).
+    public static func fnv1aHex(bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }

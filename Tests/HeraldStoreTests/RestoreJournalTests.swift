@@ -111,6 +111,51 @@ import Testing
         #expect(try await openStore().pending() == nil)
     }
 
+    @Test func aRecordWhoseBodyDoesNotMatchItsChecksumIsSkipped() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        try await store.save(entry)
+        // A higher sequence, the right length, one byte of the body changed.
+        var copy = try #require(FileManager.default.contents(atPath: databasePath + ".restore-journal.0"))
+        let text = String(decoding: copy, as: UTF8.self).replacingOccurrences(of: "herald-journal 1 ", with: "herald-journal 9 ")
+        copy = Data(text.utf8)
+        let last = copy.index(before: copy.endIndex)
+        copy[copy.index(before: last)] ^= 0x01
+        try copy.write(to: URL(fileURLWithPath: databasePath + ".restore-journal.1"))
+        #expect(try await openStore().pending() == entry)
+    }
+
+    @Test func anOlderRecordLeftInTheFallbackNeverHidesANewerOne() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        try await store.save(entry)
+        let older = try #require(FileManager.default.contents(atPath: databasePath + ".restore-journal.0"))
+        var raised = entry
+        raised.setVolumes = ChannelVolumes([Volume(percent: 95), Volume(percent: 95)])
+        try await store.save(raised)
+        // As if the fallback kept a record this process could not remove.
+        try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true)
+        try older.write(to: URL(fileURLWithPath: fallbackPath + ".0"))
+        #expect(try await openStore().pending() == raised)
+        try await store.clear()
+        #expect(try await openStore().pending() == nil, "the clear is newer than both")
+    }
+
+    @Test func aJournalInTheFallbackMovesBackToItsFileOnceItCanBeWritten() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        try FileManager.default.removeItem(atPath: state)
+        #expect(FileManager.default.createFile(atPath: state, contents: Data("in the way".utf8)))
+        try await store.save(entry)
+        #expect(FileManager.default.fileExists(atPath: fallbackPath + ".0"))
+        try FileManager.default.removeItem(atPath: state)
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        await store.flush()
+        #expect(FileManager.default.fileExists(atPath: databasePath + ".restore-journal.0"), "moved back")
+        #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"), "and the fallback removed")
+        #expect(try await openStore().pending() == entry)
+    }
+
     @Test func anUnreadableJournalFileIsIgnoredNotFatal() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = openStore()
