@@ -24,7 +24,7 @@ extension AnnouncementStore {
     /// of Herald left in the database. A record that does not decode is logged and skipped.
     public func pending() async throws -> JournalEntry? {
         if let entry = journalInMemory { return entry }
-        if let (record, file) = newestRecord() {
+        if let (record, file) = newest(onDisk()) {
             guard !record.entry.isEmpty else { return nil }  // cleared
             do { return try JSONDecoder().decode(JournalEntry.self, from: record.entry) } catch {
                 logger.error("ignoring an unreadable restore journal",
@@ -38,7 +38,8 @@ extension AnnouncementStore {
     /// Forgets the pending entry: a synced "cleared" record newer than any entry.
     public func clear() async throws {
         journalInMemory = nil
-        if let (record, _) = newestRecord(), !record.entry.isEmpty, !put(Data()) {
+        let disk = onDisk()
+        if let (record, _) = newest(disk), !record.entry.isEmpty, !put(Data(), over: disk) {
             logger.error("the restore journal could not be cleared: the next start restores this announcement's changes again (only what still equals what Herald set)")
         }
         guard !legacyJournalGone else { return }
@@ -52,15 +53,17 @@ extension AnnouncementStore {
     func retryJournal() async {
         if let entry = journalInMemory {
             try? await save(entry)
-        } else if journalFileFailing != nil, let (record, file) = newestRecord(), file.path == journalFallback.path {
-            _ = put(record.entry)
+        } else if journalFileFailing != nil {
+            let disk = onDisk()
+            if let (record, file) = newest(disk), file.path == journalFallback.path { _ = put(record.entry, over: disk) }
         }
     }
 
     /// Writes `data` (empty: cleared) as the newest record, beside the database or else in the
-    /// fallback; false when neither took it. Logs a failing journal file once.
-    private func put(_ data: Data) -> Bool {
-        let (mine, fallback) = (journal.newest(), journalFallback.newest())
+    /// fallback; false when neither took it. Logs a failing journal file once. `disk` is what the
+    /// caller read already (`onDisk()`), so the files are not read twice for one decision.
+    private func put(_ data: Data, over disk: OnDisk? = nil) -> Bool {
+        let (mine, fallback) = disk ?? onDisk()
         let sequence = max(mine?.sequence ?? 0, fallback?.sequence ?? 0) + 1
         do {
             try journal.put(data, sequence: sequence, newest: mine)
@@ -91,9 +94,15 @@ extension AnnouncementStore {
         }
     }
 
-    /// The newest whole record of the two places, and which one holds it.
-    private func newestRecord() -> (record: JournalFile.Record, file: JournalFile)? {
-        [journal, journalFallback].compactMap { file in file.newest().map { ($0, file) } }
+    /// The newest whole record of each place.
+    private typealias OnDisk = (mine: JournalFile.Record?, fallback: JournalFile.Record?)
+
+    private func onDisk() -> OnDisk { (journal.newest(), journalFallback.newest()) }
+
+    /// The newer of the two places' records, and which place holds it.
+    private func newest(_ disk: OnDisk) -> (record: JournalFile.Record, file: JournalFile)? {
+        [(disk.mine, journal), (disk.fallback, journalFallback)]
+            .compactMap { record, file in record.map { ($0, file) } }
             .max { $0.0.sequence < $1.0.sequence }
     }
 
@@ -137,6 +146,7 @@ extension AnnouncementStore {
             degraded = nil
             logger.notice("the database can be written again; wrote the rows kept in memory",
                           metadata: ["rows": "\(waiting.count)", "was": "\(reason)"])
+            // Again: reopening made the folder anew, so the journal's own file can take it now.
             await retryJournal()
             return waiting.count
         } catch {
