@@ -37,7 +37,7 @@ cat >&2 <<'TRY'
 
 Starting `herald serve` on the built-in defaults (http://127.0.0.1:7370). Ctrl-C stops it.
 From another terminal:
-  curl -XPOST localhost:7370/v1/announcements -d '{"payment": {"amount": "25.30"}, "priority": "high"}'
+  curl --json '{"payment": {"amount": "25.30"}, "priority": "high"}' localhost:7370/v1/announcements
   curl localhost:7370/v1/status
 TRY
 exec "$herald" serve

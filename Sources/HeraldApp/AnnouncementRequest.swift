@@ -29,6 +29,8 @@ public struct AnnouncementRequest: Sendable {
     /// against its priority's max age, counts from then rather than from its arrival (a message a
     /// broker held while the hub was off can be stale when it arrives).
     public var sentAt: Date?
+    /// The `api.signing_secrets` name whose valid signature the request carried.
+    public var signedBy: String?
 
     /// Which reminder, which occurrence, and whether it is said after its time.
     public struct ReminderFiring: Sendable, Equatable {
@@ -93,5 +95,6 @@ public struct AnnouncementRequest: Sendable {
         // due while the hub was off: `late` (it was queued when due, so its row's time is the due time).
         let late = Date().timeIntervalSince(record.queuedAt) > ReminderScheduler.lateTolerance
         reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: late) }
+        signedBy = record.signedBy
     }
 }

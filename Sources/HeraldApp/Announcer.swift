@@ -79,6 +79,7 @@ public struct Announcer: Sendable {
                                         priority: request.priority, bodyKind: request.bodyKind, body: request.bodyText,
                                         language: request.language, voice: request.voice, queuedAt: Date())
         record.reminderID = request.reminder?.id
+        record.signedBy = request.signedBy
         return record
     }
 

@@ -168,40 +168,6 @@ struct ConfigValues {
         return speech
     }
 
-    private mutating func readAPI(into api: inout APISettings) {
-        if let listen = string("api.listen"), !listen.isEmpty {
-            let separator = listen.lastIndex(of: ":")
-            let host = separator.map { String(listen[..<$0]) }?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
-            if let separator, let port = Int(listen[listen.index(after: separator)...]), (1...65_535).contains(port), !host.isEmpty {
-                api.host = host
-                api.port = port
-            } else {
-                report("api.listen", "'\(listen)' is not host:port; write it like 127.0.0.1:7370")
-            }
-        }
-        for (token, _) in layout.mappings["api.tokens"] ?? [] {
-            let role = string("api.tokens.\(token)") ?? ""
-            guard let parsed = APISettings.Role(rawValue: role.lowercased()) else {
-                report("api.tokens.\(token)", "'\(role)' is not a role; use announce or admin")
-                continue
-            }
-            guard token.count >= 16 else {
-                report("api.tokens.\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
-                continue
-            }
-            api.tokens[token] = parsed
-        }
-        api.maxBodyBytes = integer("api.max_body_bytes", range: 1024...10_000_000) ?? api.maxBodyBytes
-        api.maxTextCharacters = integer("api.max_text_chars", range: 1...100_000) ?? api.maxTextCharacters
-        api.ratePerMinute = integer("api.rate_per_minute", range: 1...1_000_000) ?? api.ratePerMinute
-        api.idleTimeout = duration("api.idle_timeout", range: .seconds(1) ... .seconds(3600)) ?? api.idleTimeout
-        api.bodyTimeout = duration("api.body_timeout", range: .seconds(1) ... .seconds(600)) ?? api.bodyTimeout
-        api.maxConnections = integer("api.max_connections", range: 4...100_000) ?? api.maxConnections
-        if !api.isLoopback && api.tokens.isEmpty {
-            report("api.listen", "\(api.host) is reachable from the network, and api.tokens is empty; add tokens or listen on 127.0.0.1")
-        }
-    }
-
     private mutating func readCache(into cache: inout HeraldConfiguration.CacheSettings) {
         if let path = string("cache.path"), !path.isEmpty { cache.directory = relativeToFile(path) }
         if let size = string("cache.max_bytes"), !size.isEmpty {

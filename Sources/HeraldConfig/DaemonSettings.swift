@@ -23,6 +23,12 @@ public struct HistorySettings: Sendable, Equatable {
     public init() {}
 }
 
+/// The kinds of announcement `api.require_signature` can name.
+public enum SignedKind: String, Sendable, CaseIterable, Hashable {
+    case payment, text, clip
+    case audioURL = "audio_url"
+}
+
 /// The HTTP API of `herald serve`.
 public struct APISettings: Sendable, Equatable {
     public enum Role: String, Sendable, CaseIterable {
@@ -47,8 +53,27 @@ public struct APISettings: Sendable, Equatable {
     public var bodyTimeout: Duration = .seconds(10)
     /// Connections beyond this wait in the kernel's backlog until one closes.
     public var maxConnections = 512
+    /// Connections at once from one client address: beyond it the address's idle connections
+    /// are closed first, so one process cannot starve the rest.
+    public var maxConnectionsPerClient = 64
+    /// Host names a request's `Host` may carry besides `localhost` and IP addresses (lowercased,
+    /// no trailing dot). Any other name is refused 421: it is how a DNS-rebinding page arrives.
+    public var hostnames: Set<String> = []
+    /// Secret name -> secret, for `Herald-Signature` (HMAC-SHA256).
+    public var signingSecrets: [String: String] = [:]
+    /// The kinds of announcement that must carry a valid signature.
+    public var requireSignature: Set<SignedKind> = []
+    /// How far a signature's `t` may be from now.
+    public var signatureTolerance: Duration = .seconds(300)
 
     public init() {}
+
+    /// `Herald.Local.` -> `herald.local`.
+    public static func normalizedHostname(_ name: String) -> String {
+        var name = name.trimmingCharacters(in: .whitespaces).lowercased()
+        while name.hasSuffix(".") { name.removeLast() }
+        return name
+    }
 
     /// True for 127.0.0.0/8, ::1 and localhost.
     public var isLoopback: Bool {

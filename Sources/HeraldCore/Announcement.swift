@@ -57,6 +57,9 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     public var error: String?
     /// The reminder this firing came from (source `reminder`).
     public var reminderID: String?
+    /// The name of the `api.signing_secrets` entry whose signature the request carried; nil
+    /// when it came unsigned.
+    public var signedBy: String?
 
     /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
     /// `request_id` one way and back into `requestId` the other.
@@ -66,7 +69,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         case mutedBefore = "muted_before", volumeBefore = "volume_before", volumePlayed = "volume_played"
         case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
         case finishedAt = "finished_at", onsetLatencyMilliseconds = "onset_latency_milliseconds"
-        case durationMilliseconds = "duration_milliseconds", reminderID = "reminder_id"
+        case durationMilliseconds = "duration_milliseconds", reminderID = "reminder_id", signedBy = "signed_by"
     }
 
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldApp
+import HeraldConfig
 import HeraldCore
 
 /// The one way in for announcements sent as JSON, over HTTP or MQTT: strict syntax, decoding
@@ -36,8 +37,11 @@ public struct AnnouncementIntake: Sendable {
     }
 
     /// The checked request in `bytes`; throws an `APIError` naming the field when anything is wrong.
-    public func request(from bytes: [UInt8], format: Format, source: AnnouncementSource,
-                        client: String) async throws -> AnnouncementRequest {
+    /// `signature` is the `Herald-Signature` value (or the MQTT user property) that came with the
+    /// bytes; `trusted` says the sender is the daemon's own user (the local socket), who may send
+    /// unsigned what `api.require_signature` names (it can read the secrets anyway).
+    public func request(from bytes: [UInt8], format: Format, source: AnnouncementSource, client: String,
+                        signature: String? = nil, trusted: Bool = false) async throws -> AnnouncementRequest {
         var request: AnnouncementRequest
         if try isPush(bytes, format) {
             request = try await validator.request(from: try decodeJSON(PushPayload.self, from: bytes), source: source)
@@ -45,8 +49,45 @@ public struct AnnouncementIntake: Sendable {
             request = try await validator.request(from: try decodeJSON(NativeAnnouncement.self, from: bytes), source: source)
         }
         request.client = client
+        request.signedBy = try checkSignature(signature, over: bytes, kind: SignedKind(request.body), trusted: trusted,
+                                              requestID: request.requestID, via: source == .mqtt ? "mqtt" : "http")
         return request
     }
+
+    /// The name of the secret that signed `bytes`, nil when unsigned and allowed to be; throws 401
+    /// naming what was wrong when a signature is wrong, stale or reused, or missing where
+    /// `api.require_signature` asks for one. A wrong signature is refused even where none is
+    /// required: it means the body was changed, or the sender holds no secret of this hub's.
+    func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
+                        requestID: String?, via: String) throws -> String? {
+        let api = live.value.configuration.api
+        guard let signature else {
+            guard trusted || !api.requireSignature.contains(kind) else {
+                throw refusal(.missing(kind: kind.rawValue), via: via)
+            }
+            return nil
+        }
+        do throws(RequestSignature.Problem) {
+            let (name, mac) = try RequestSignature.verify(signature, body: bytes, secrets: api.signingSecrets,
+                                                          tolerance: api.signatureTolerance)
+            // A signed request without a request id, sent again (captured, or retried): nothing
+            // would tell the two apart, so the second is refused rather than said twice.
+            if requestID == nil, !Self.seen.firstUse(mac, until: Date() + api.signatureTolerance.inSeconds + 1) {
+                throw RequestSignature.Problem.reused
+            }
+            return name
+        } catch {
+            throw refusal(error, via: via)
+        }
+    }
+
+    private func refusal(_ problem: RequestSignature.Problem, via: String) -> APIError {
+        HeraldMetrics.refused(.signature, via: via)
+        return APIError(.unauthorized, field: RequestSignature.headerName, "\(problem)")
+    }
+
+    /// Signatures seen within their tolerance, for every way in of this process.
+    static let seen = SeenSignatures()
 
     /// Fetches an `audio_url` first (so an unusable one is the sender's error, 422, not a failed
     /// row later), then deduplicates, logs and queues.
@@ -67,6 +108,18 @@ public struct AnnouncementIntake: Sendable {
             try checkSyntax(bytes)
             let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
             return object?["message"] != nil || object?["action"] != nil
+        }
+    }
+}
+
+extension SignedKind {
+    /// The kind `api.require_signature` names for a body: a clip plays a file.
+    init(_ body: AnnouncementRequest.Body) {
+        switch body {
+        case .text: self = .text
+        case .payment: self = .payment
+        case .file: self = .clip
+        case .audioURL: self = .audioURL
         }
     }
 }

@@ -20,10 +20,11 @@ extension HeraldAPI {
     /// Validates and (unless `validate_only`) queues the message, answering as FCM does with
     /// `projects/{project}/messages/{id}`, the id being the announcement's; a repeated
     /// request_id answers the original's name and plays nothing.
-    func fcmSend(project: String, body: [UInt8], client: String) async throws -> JSONResponse<FCMSendResponse> {
+    func fcmSend(project: String, body: [UInt8], client: String, signature: String?, trusted: Bool) async throws -> JSONResponse<FCMSendResponse> {
         let send = try decodeJSON(FCMSendRequest.self, from: body)
         guard send.message != nil else { throw APIError.badRequest("message", "is required: {\"message\": {\"token\": ..., \"data\": {...}}}") }
-        let request = try await intake.request(from: body, format: .push, source: .push, client: client)
+        let request = try await intake.request(from: body, format: .push, source: .push, client: client,
+                                               signature: signature, trusted: trusted)
         if send.validateOnly == true {
             // Checked, not queued: FCM names no real message for a dry run either.
             return JSONResponse(value: FCMSendResponse(name: "projects/\(project)/messages/validate_only"))

@@ -77,10 +77,16 @@ extension HeraldAPI {
             routes.add(method, path)
             router.on(RouterPath(path), method: method, use: handler)
         }
-        on(.post, "/v1/reminders") { request, _ in
-            let payload = try decodeJSON(ReminderPayload.self, from: try await collectBody(request, limit: limit()))
+        on(.post, "/v1/reminders") { request, context in
+            let bytes = try await collectBody(request, limit: limit())
+            let payload = try decodeJSON(ReminderPayload.self, from: bytes)
             let service = try requireReminders()
             let reminder = try await makeReminder(from: payload, origin: .api)
+            // A reminder is said later by the daemon itself: a kind that must be signed is
+            // signed when it is created.
+            _ = try intake.checkSignature(request.headers[Self.signatureField], over: bytes,
+                                          kind: payload.clip == nil ? .text : .clip, trusted: context.overLocalSocket,
+                                          requestID: nil, via: "http")
             return JSONResponse(status: .created, value: try await service.add(reminder))
         }
         on(.get, "/v1/reminders") { _, _ in JSONResponse(value: try await requireReminders().list()) }

@@ -40,8 +40,9 @@ public struct HeraldAPI: Sendable {
         let live = self.live
         let routes = RouteTable()
         router.add(middleware: JSONErrorMiddleware(routes: routes, logger: context.logger))
-        router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api },
-                                                  limiter: RateLimiter(perMinute: live.value.configuration.api.ratePerMinute)))
+        // The rate limit first, so a flood of refused requests is slowed too; then what a browser could send.
+        router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api }, limiter: RateLimiter()))
+        router.add(middleware: BrowserGuard(api: { live.value.configuration.api }))
         var limit: Int { live.value.configuration.api.maxBodyBytes }
         func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
                                            _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
@@ -51,17 +52,20 @@ public struct HeraldAPI: Sendable {
         on(.get, "/v1/health") { _, _ in JSONResponse(value: ["status": await health()]) }
         on(.post, "/v1/announcements") { request, context in
             let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .native,
-                                                        source: .api, client: context.client)
+                                                        source: .api, client: context.client,
+                                                        signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.post, "/v1/push") { request, context in
             let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .push,
-                                                        source: .push, client: context.client)
+                                                        source: .push, client: context.client,
+                                                        signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.post, "/v1/projects/{project}/messages:send") { request, context in
             try await fcmSend(project: try context.parameters.require("project"),
-                              body: try await collectBody(request, limit: limit), client: context.client)
+                              body: try await collectBody(request, limit: limit), client: context.client,
+                              signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
         }
         on(.post, "/v1/test") { request, context in
             try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api, client: context.client),
@@ -96,11 +100,13 @@ public struct HeraldAPI: Sendable {
         }
         on(.post, "/v1/announcements/{id}/replay") { request, context in
             let id = try context.parameters.require("id")
-            return try await replay(id, client: context.client, wait: request.uri.queryParameters["wait"] == "true")
+            return try await replay(id, client: context.client, trusted: context.overLocalSocket,
+                                    wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.post, "/v1/replay-last") { request, context in
             guard let id = await daemon.lastPlayed else { throw APIError(.notFound, "nothing has played yet") }
-            return try await replay(id, client: context.client, wait: request.uri.queryParameters["wait"] == "true")
+            return try await replay(id, client: context.client, trusted: context.overLocalSocket,
+                                    wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.post, "/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
         on(.post, "/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
@@ -123,15 +129,28 @@ public struct HeraldAPI: Sendable {
         return router
     }
 
+    /// How long a new connection may take to send its first request head (a slow-header
+    /// client holding connections open is cut off well before `api.idle_timeout`).
+    /// `Herald-Signature`.
+    static let signatureField = HTTPField.Name(RequestSignature.headerName)!
+
+    static let headDeadline = TimeAmount.seconds(5)
+
     /// The HTTP server on `api.listen`, or on `socket` (a UNIX socket for the CLI on this
     /// machine), with the connection limits of `api` (read at start: they need a restart to
-    /// change): idle and slow-header clients cut off after `idle_timeout`, a body not in within
-    /// `body_timeout` answered 408, at most `max_connections` at once.
+    /// change): a first request head not in within 5 s closed, idle clients cut off after
+    /// `idle_timeout`, a body not in within `body_timeout` answered 408, at most
+    /// `max_connections` at once and `max_connections_per_client` from one address.
     public func application(logger: Logger, socket: String? = nil) -> some ApplicationProtocol {
         let settings = context.configuration.api
         let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout.inSeconds * 1e9))
         let body = TimeAmount.nanoseconds(Int64(settings.bodyTimeout.inSeconds * 1e9))
-        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [ParserErrorAnswer(), BodyDeadlineHandler(limit: body)], idleTimeout: idle)
+        let live = self.live
+        let connections = ClientConnections(cap: { live.value.configuration.api.maxConnectionsPerClient })
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParserErrorAnswer(), BodyDeadlineHandler(limit: body),
+                                        ClientConnectionCap(connections: connections, headDeadline: Self.headDeadline)],
+            idleTimeout: idle)
         let address: BindAddress = socket.map { .unixDomainSocket(path: $0) } ?? .hostname(settings.host, port: settings.port)
         return Application(router: router(), server: .http1(configuration: http),
                            configuration: .init(address: address, serverName: "herald",
@@ -156,12 +175,22 @@ public struct HeraldAPI: Sendable {
         }
     }
 
-    func replay(_ id: String, client: String, wait: Bool) async throws -> RecordResponse {
+    /// Says a logged announcement again, as a new one from `client`. A kind that must be signed
+    /// is replayed only over the local socket: a replayed payment carries no signature, and
+    /// anyone on the machine could otherwise make a payment be said again.
+    func replay(_ id: String, client: String, trusted: Bool, wait: Bool) async throws -> RecordResponse {
         guard let record = try await context.store.announcement(id: id),
               var request = AnnouncementRequest(record: record, currency: context.configuration.speech.currency) else {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")
         }
+        let kind = SignedKind(request.body)
+        if !trusted && context.configuration.api.requireSignature.contains(kind) {
+            HeraldMetrics.refused(.signature, via: "http")
+            throw APIError(.forbidden, field: "id",
+                           "\(kind.rawValue) announcements must be signed (api.require_signature), and a replay would be unsigned; send it again from its sender, or use herald on this machine")
+        }
         request.requestID = nil
+        request.signedBy = nil
         request.source = .api
         request.client = client
         return try await submit(request, wait: wait)

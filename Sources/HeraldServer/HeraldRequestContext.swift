@@ -11,14 +11,19 @@ public struct HeraldRequestContext: RequestContext {
     /// The request came on the daemon's UNIX socket, which only its own user (or root) can open:
     /// it needs no token.
     public let overLocalSocket: Bool
+    /// The peer's IP address (`127.0.0.1`), or `socket`: the key of the per-client rate limit
+    /// when no tokens are configured.
+    public let clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         if case .unixDomainSocket = source.channel.localAddress {
             overLocalSocket = true
             client = "socket"
+            clientAddress = "socket"
         } else {
             overLocalSocket = false
+            clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         }
     }
 }

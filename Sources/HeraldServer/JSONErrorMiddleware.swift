@@ -38,6 +38,23 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Every answer says its Content-Type is meant: a JSON error is never sniffed into a page.
+        do {
+            var response = try await answer(request, context: context, next: next)
+            response.headers[.xContentTypeOptions] = "nosniff"
+            return response
+        } catch var error as APIError {
+            error.headers[.xContentTypeOptions] = "nosniff"
+            // Every refusal is logged, with what was wrong (the answer says the same to the sender).
+            logger.warning("request refused", metadata: [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(error.status.code)",
+                "field": "\(error.field ?? "")", "reason": "\(error.message)",
+            ])
+            throw error
+        }
+    }
+
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {

@@ -1,26 +1,28 @@
 import Synchronization
 
-/// A token bucket per API token: `perMinute` requests a minute, with bursts up to that many.
+/// A token bucket per key (an API token, or a client address when there are no tokens):
+/// `perMinute` requests a minute, with bursts up to that many. The rate is given at each call,
+/// so a reload's `api.rate_per_minute` applies at once.
 final class RateLimiter: Sendable {
-    private let perMinute: Double
     private let buckets = Mutex<[String: (level: Double, updated: ContinuousClock.Instant)]>([:])
-
-    init(perMinute: Int) { self.perMinute = Double(perMinute) }
+    /// Beyond this many keys, the buckets that have refilled are forgotten (they hold nothing a
+    /// fresh bucket would not), so a stream of new addresses cannot grow the table for ever.
+    static let keysKept = 4096
 
     /// Takes one request from `key`'s bucket; false when it is empty.
-    func allow(_ key: String, now: ContinuousClock.Instant = .now) -> Bool {
-        buckets.withLock { buckets in
-            var bucket = buckets[key] ?? (perMinute, now)
-            let elapsed = now - bucket.updated
-            bucket.level = min(perMinute, bucket.level + elapsed.inSeconds * perMinute / 60)
-            bucket.updated = now
-            guard bucket.level >= 1 else {
-                buckets[key] = bucket
-                return false
+    func allow(_ key: String, perMinute: Int, now: ContinuousClock.Instant = .now) -> Bool {
+        let rate = Double(perMinute)
+        return buckets.withLock { buckets in
+            if buckets.count >= Self.keysKept {
+                buckets = buckets.filter { min(rate, $0.value.level + (now - $0.value.updated).inSeconds * rate / 60) < rate }
             }
-            bucket.level -= 1
+            var bucket = buckets[key] ?? (rate, now)
+            bucket.level = min(rate, bucket.level + (now - bucket.updated).inSeconds * rate / 60)
+            bucket.updated = now
+            let allowed = bucket.level >= 1
+            if allowed { bucket.level -= 1 }
             buckets[key] = bucket
-            return true
+            return allowed
         }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HeraldConfig
 import HTTPTypes
+import HeraldApp
 import Hummingbird
 
 /// Checks `Authorization: Bearer TOKEN` against the configured tokens and their roles.
@@ -17,28 +18,46 @@ struct TokenAuthenticator: RouterMiddleware {
         let settings = api()
         let tokens = settings.tokens
         let perMinute = settings.ratePerMinute
+        // The local socket is its user's own: no token, no limit.
+        guard !context.overLocalSocket else { return try await next(request, context) }
         // The page's own files hold no data: the page asks for a token before it reads anything.
-        guard !tokens.isEmpty, !context.overLocalSocket, request.uri.path != "/v1/health",
-              !(request.method == .get && AdminPage.paths.contains(request.uri.path)) else {
+        let needsNoToken = request.uri.path == "/v1/health" || (request.method == .get && AdminPage.paths.contains(request.uri.path))
+        guard !tokens.isEmpty, !needsNoToken else {
+            // No tokens: every local process is one client per address, so a flood from one is
+            // answered 429 before it reaches the queue.
+            guard needsNoToken || limiter.allow("address:" + context.clientAddress, perMinute: perMinute) else {
+                throw refuse(.rate, APIError(.tooManyRequests, field: nil,
+                                             "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
+                             request, context)
+            }
             return try await next(request, context)
         }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens")
+            throw refuse(.token, APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens"),
+                         request, context)
         }
         let token = String(header.dropFirst("Bearer ".count))
         guard let role = tokens[token] else {
-            throw APIError(.unauthorized, field: "Authorization", "unknown token")
+            throw refuse(.token, APIError(.unauthorized, field: "Authorization", "unknown token"), request, context)
         }
-        guard limiter.allow(token) else {
-            throw APIError(.tooManyRequests, field: "Authorization",
-                           "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down")
+        guard limiter.allow(token, perMinute: perMinute) else {
+            throw refuse(.rate, APIError(.tooManyRequests, field: "Authorization",
+                                         "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
+                         request, context)
         }
         if role != .admin && Self.needsAdmin(request) {
-            throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin")
+            throw refuse(.token, APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin"),
+                         request, context)
         }
         var identified = context
         identified.client = Self.client(token: token)
         return try await next(request, identified)
+    }
+
+    /// Counts the refusal; `JSONErrorMiddleware` logs it with what was wrong.
+    private func refuse(_ reason: HeraldMetrics.Refusal, _ error: APIError, _ request: Request, _ context: Context) -> APIError {
+        HeraldMetrics.refused(reason, via: "http")
+        return error
     }
 
     /// A stable name for a token that does not reveal it: request ids are scoped by it, so one

@@ -177,6 +177,9 @@ public struct AppDatabase: Sendable {
                 t.add(column: "given_up", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7: the secret that signed an announcement") { db in
+            try db.alter(table: "announcement") { t in t.add(column: "signed_by", .text) }
+        }
         return migrator
     }
 }

@@ -15,5 +15,5 @@ struct Herald: AsyncParsableCommand {
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
         version: version,
         subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self,
-                      PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self])
+                      PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self, Sign.self])
 }

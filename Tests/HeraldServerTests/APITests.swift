@@ -53,7 +53,9 @@ struct APITests {
 
     func post(_ client: some TestClientProtocol, _ path: String, _ body: String,
               headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+        var headers = headers
+        if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
     @Test func acceptsReadsAndAnswersRepeatsWithTheOriginal() async throws {

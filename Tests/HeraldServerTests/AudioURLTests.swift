@@ -55,7 +55,7 @@ struct AudioURLTests {
             try await app.test(.router) { client in
                 func post(_ path: String) async throws -> (Int, [String: String]?, [String: Any]) {
                     let response = try await client.execute(
-                        uri: "/v1/announcements", method: .post,
+                        uri: "/v1/announcements", method: .post, headers: [.contentType: "application/json"],
                         body: ByteBuffer(string: #"{"audio_url": "http://127.0.0.1:\#(port)\#(path)"}"#))
                     let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any] ?? [:]
                     return (Int(response.status.code), json["error"] as? [String: String], json)

@@ -79,7 +79,7 @@ struct ConnectionLimitTests {
             let idle = try (0..<200).map { _ in try RawConnection(port: port) }
             let started = ContinuousClock.now
             let answer = try RawConnection(port: port)
-            answer.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let reply = await answer.readUntilClosed(seconds: 5)
             #expect(reply?.hasPrefix("HTTP/1.1 200") == true, "health answered: \(reply ?? "nothing in 5 s")")
             let waited = ContinuousClock.now - started
@@ -97,7 +97,7 @@ struct ConnectionLimitTests {
             let slow = try RawConnection(port: port)
             let started = ContinuousClock.now
             var cutOff = false
-            for character in "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "a", count: 40))\r\n\r\n" {
+            for character in "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: \(String(repeating: "a", count: 40))\r\n\r\n" {
                 guard slow.send(String(character)), await slow.readUntilClosed(seconds: 0.25) == nil else { cutOff = true; break }
             }
             #expect(cutOff, "closed before the headers were complete")
@@ -108,7 +108,7 @@ struct ConnectionLimitTests {
     @Test func aBodyDrippingPastTheBodyTimeoutGetsA408() async throws {
         try await withServer { port in
             let drip = try RawConnection(port: port)
-            drip.send("POST /v1/announcements HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"text\": \"")
+            drip.send("POST /v1/announcements HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"text\": \"")
             let started = ContinuousClock.now
             var reply: String?
             for _ in 0..<40 where reply == nil {

@@ -80,7 +80,7 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application(router: try await APITests.makeAPI(folder: folder, maxBodyBytes: 16_384).router())
         try await app.test(.router) { client in
-            let response = try await client.execute(uri: refused.path, method: refused.method, body: ByteBuffer(bytes: refused.body))
+            let response = try await client.execute(uri: refused.path, method: refused.method, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: refused.body))
             #expect(Int(response.status.code) == refused.status)
             #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
             let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
@@ -105,7 +105,7 @@ struct HostileInputTests {
         let app = Application(router: try await APITests.makeAPI(folder: folder, tokens: [tillA: .announce, tillB: .announce]).router())
         try await app.test(.router) { client in
             func post(_ token: String) async throws -> (Int, String?) {
-                let response = try await client.execute(uri: "/v1/announcements", method: .post, headers: [.authorization: "Bearer \(token)"],
+                let response = try await client.execute(uri: "/v1/announcements", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                                                         body: ByteBuffer(string: #"{"text": "Paid", "request_id": "0001"}"#))
                 let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
                 return (Int(response.status.code), json?["id"] as? String)

@@ -25,7 +25,9 @@ struct ReminderAPITests {
 
     func call(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, _ body: String = "")
         async throws -> (HTTPResponse.Status, Any?) {
-        let response = try await client.execute(uri: path, method: method, body: ByteBuffer(string: body))
+        let response = try await client.execute(uri: path, method: method,
+                                                headers: body.isEmpty ? [:] : [.contentType: "application/json"],
+                                                body: ByteBuffer(string: body))
         return (response.status, try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)))
     }
 

@@ -27,7 +27,7 @@ struct SpeechFieldTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application(router: try await APITests.makeAPI(folder: folder, maxBodyBytes: 16_384).router())
         try await app.test(.router) { client in
-            let response = try await client.execute(uri: path, method: .post, body: ByteBuffer(string: body))
+            let response = try await client.execute(uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
             let error = object?["error"] as? [String: Any]
@@ -48,7 +48,7 @@ struct SpeechFieldTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application(router: try await APITests.makeAPI(folder: folder).router())
         try await app.test(.router) { client in
-            let response = try await client.execute(uri: "/v1/announcements", method: .post, body: ByteBuffer(string: body))
+            let response = try await client.execute(uri: "/v1/announcements", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
             #expect(response.status == .accepted, "\(String(buffer: response.body))")
         }
     }

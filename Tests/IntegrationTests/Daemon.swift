@@ -54,6 +54,8 @@ final class Daemon {
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         request.timeoutInterval = timeout
+        // The daemon refuses a body that does not say it is JSON (a browser's form or beacon).
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Int, Data?, String?) = (0, nil, nil)
@@ -71,6 +73,7 @@ final class Daemon {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         request.timeoutInterval = 120
         let (_, response) = try await URLSession.shared.data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0

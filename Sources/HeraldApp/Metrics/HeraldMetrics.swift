@@ -21,6 +21,7 @@ public enum HeraldMetrics {
         ("herald_reminder_firings_total", "Reminder occurrences: said on time, late (within reminders.grace) or missed."),
         ("herald_reminder_acks_total", "Reminders acknowledged."),
         ("herald_reminder_escalations_total", "Caregiver webhooks sent for unanswered or missed reminders, by result (delivered or failed)."),
+        ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
         ("herald_build_info", "Always 1; the version label is `herald --version`."),
     ]
 
@@ -44,6 +45,18 @@ public enum HeraldMetrics {
         for kind in ["on_time", "late", "missed"] { Counter(label: "herald_reminder_firings_total", dimensions: [("kind", kind)]).increment(by: 0) }
         for result in ["hit", "miss"] { Counter(label: "herald_cache_lookups_total", dimensions: [("result", result)]).increment(by: 0) }
         Gauge(label: "herald_build_info", dimensions: [("version", version)]).record(1)
+        for reason in Refusal.allCases { refused(reason, via: reason == .retained ? "mqtt" : "http", count: 0) }
+    }
+
+    /// Why a request or message was refused before it reached the queue.
+    public enum Refusal: String, CaseIterable, Sendable {
+        case contentType = "content_type"
+        case host, origin, signature, token, rate, connections, retained
+    }
+
+    /// One refusal (logged by the caller, which knows what was wrong).
+    public static func refused(_ reason: Refusal, via: String, count: Int64 = 1) {
+        Counter(label: "herald_refusals_total", dimensions: [("reason", reason.rawValue), ("via", via)]).increment(by: count)
     }
 
     /// One row logged with its final outcome: counted once, with its onset and cache use.

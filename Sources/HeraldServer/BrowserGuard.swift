@@ -1,0 +1,92 @@
+import HeraldApp
+import HeraldConfig
+import HTTPTypes
+import Hummingbird
+
+/// Refuses what a web page can make a browser send to a daemon on loopback without asking
+/// first (DESIGN.md "Security and bad input"): a body that is not `application/json` (a
+/// `text/plain` form, a `no-cors` fetch, a beacon) is 415; a `Host` that is a name other than
+/// `localhost` and `api.hostnames` is 421 (a DNS-rebinding page: an IP literal cannot be rebound);
+/// an `Origin` other than the daemon's own, or `Sec-Fetch-Site: cross-site`/`same-site`, is 403.
+/// (`JSONErrorMiddleware` adds `nosniff` to every answer.) The UNIX socket is out of a browser's reach and is checked
+/// for the body's type only.
+struct BrowserGuard: RouterMiddleware {
+    typealias Context = HeraldRequestContext
+    /// The API settings in force now.
+    let api: @Sendable () -> APISettings
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try check(request, context: context)
+        return try await next(request, context)
+    }
+
+    private func check(_ request: Request, context: Context) throws {
+        if let problem = Self.bodyTypeProblem(request.headers) {
+            throw refuse(.contentType, APIError(.unsupportedMediaType, field: "Content-Type", problem), request, context)
+        }
+        guard !context.overLocalSocket else { return }
+        if let authority = request.head.authority, !Self.isAllowedHost(authority, hostnames: api().hostnames) {
+            throw refuse(.host, APIError(.misdirectedRequest, field: "Host",
+                                         "'\(authority)' is not a name this daemon answers to; use 127.0.0.1, localhost, or add the name to api.hostnames"),
+                         request, context)
+        }
+        if let origin = request.headers[.origin] {
+            let own = request.head.authority.map { "http://" + $0.lowercased() }
+            guard origin.lowercased() == own else {
+                throw refuse(.origin, APIError(.forbidden, field: "Origin",
+                                               "requests from the web page at '\(origin)' are refused: only the daemon's own admin page may use the API from a browser"),
+                             request, context)
+            }
+        }
+        if let site = request.headers[Self.secFetchSite]?.lowercased(), site != "same-origin", site != "none",
+           !Self.isNavigationToThePage(request) {
+            throw refuse(.origin, APIError(.forbidden, field: "Sec-Fetch-Site",
+                                           "a request a browser sent from another site ('\(site)') is refused; open the admin page at its own address instead"),
+                         request, context)
+        }
+    }
+
+    /// Counts the refusal; `JSONErrorMiddleware` logs it with what was wrong.
+    private func refuse(_ reason: HeraldMetrics.Refusal, _ error: APIError, _ request: Request, _ context: Context) -> APIError {
+        HeraldMetrics.refused(reason, via: "http")
+        return error
+    }
+
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
+    static let secFetchDest = HTTPField.Name("Sec-Fetch-Dest")!
+
+    /// A body must say it is JSON: a browser cannot send `application/json` to another origin
+    /// without asking first (a CORS preflight, which this daemon never grants).
+    static func bodyTypeProblem(_ headers: HTTPFields) -> String? {
+        let contentType = headers[.contentType]
+        let hasBody = headers[.transferEncoding] != nil || (headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
+        guard hasBody || contentType != nil else { return nil }
+        let mediaType = contentType?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType != "application/json" else { return nil }
+        let got = contentType.map { "Content-Type is '\($0)'" } ?? "the body has no Content-Type"
+        return "\(got); send JSON with 'Content-Type: application/json' (curl --json '{...}')"
+    }
+
+    /// `localhost`, an IP literal, or a name in `api.hostnames`, with or without a port.
+    static func isAllowedHost(_ authority: String, hostnames: Set<String>) -> Bool {
+        if authority.hasPrefix("[") { return authority.contains("]") }
+        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let name = APISettings.normalizedHostname(host)
+        return name == "localhost" || isIPv4Literal(name) || hostnames.contains(name)
+    }
+
+    static func isIPv4Literal(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && Int(part).map { $0 <= 255 } == true
+        }
+    }
+
+    /// A person following a link to the admin page: the page holds no data, and its
+    /// `frame-ancestors 'none'` keeps it out of another page's frame.
+    static func isNavigationToThePage(_ request: Request) -> Bool {
+        request.method == .get && AdminPage.paths.contains(request.uri.path)
+            && request.headers[secFetchMode] == "navigate" && request.headers[secFetchDest] == "document"
+    }
+}
