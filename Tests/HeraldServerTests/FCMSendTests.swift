@@ -42,7 +42,7 @@ struct FCMSendTests {
             #expect(try json(row)["source"] as? String == "push")
             // The SDK retries a send it did not hear back from: the same request id answers the same name.
             let again = try await client.execute(uri: "/v1/projects/shop-chain/messages:send", method: .post,
-                                                 headers: [.authorization: "Bearer \(token)"],
+                                                 headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                                                  body: ByteBuffer(string: Self.adminSDKBody(requestID: "order-12")))
             #expect(try json(again)["name"] as? String == name)
         }
@@ -67,7 +67,7 @@ struct FCMSendTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application(router: try await APITests.makeAPI(folder: folder, tokens: [token: .announce]).router())
         try await app.test(.router) { client in
-            let headers: HTTPFields = [.authorization: "Bearer \(token)"]
+            let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
             let checked = try await client.execute(uri: "/v1/projects/p/messages:send", method: .post, headers: headers,
                                                    body: ByteBuffer(string: Self.adminSDKBody(requestID: "dry-1", validateOnly: true)))
             #expect(checked.status == .ok)
