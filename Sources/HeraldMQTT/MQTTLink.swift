@@ -63,12 +63,16 @@ public struct MQTTLink: Service {
                     case .down(let reason, let retry):
                         monitor.moved(to: .waiting, error: reason, retryIn: retry)
                         logger.warning("MQTT: \(settings.brokerURL): \(reason); trying again in \(retry)")
-                    case .message(let topic, let payload):
+                    case .message(let message):
                         monitor.update { $0.received += 1 }
                         // One at a time, so announcements queue in the order the broker delivered them.
-                        if let accepted = await take(topic: topic, payload: payload, outbox: outbox) {
-                            group.addTask { await report(accepted, topic: topic, outbox: outbox) }
+                        if let accepted = await take(message, outbox: outbox) {
+                            group.addTask { await report(accepted, topic: message.topic, outbox: outbox) }
                         }
+                    case .refused(let what):
+                        // Most often the broker's ACL: the hub runs on without that topic, and says so.
+                        monitor.update { $0.lastError = what }
+                        logger.error("MQTT: \(what); check the broker's ACL for \(settings.username ?? "this hub's user")")
                     }
                 }
             }
@@ -95,7 +99,8 @@ public struct MQTTLink: Service {
 
     /// Validates and queues one message; returns the accepted row whose outcome is still to come.
     /// Everything else is answered on the events topic at once.
-    private func take(topic: String, payload: [UInt8], outbox: Outbox) async -> AnnouncementRecord? {
+    private func take(_ message: MosquittoClient.Message, outbox: Outbox) async -> AnnouncementRecord? {
+        let (topic, payload) = (message.topic, message.payload)
         guard settings.subscriptions.contains(topic) else {
             logger.warning("MQTT: ignored a message on \(topic), which Herald does not subscribe to")
             return nil
@@ -106,9 +111,26 @@ public struct MQTTLink: Service {
             let event = MQTTEvent(hub: settings.hub, topic: topic, requestID: Self.requestID(in: payload), error: message, field: field)
             await outbox.send(settings.eventsTopic, event.json)
         }
+        // A retained message is handed over again at every subscribe: at every reconnect and
+        // every restart. Said once, it would be said at each of them (DESIGN.md "Security").
+        guard !message.retained else {
+            await refuse(APIError.badRequest("retain", Self.retainedRefusal(topic)))
+            return nil
+        }
+        // Two signatures leave it open which one the sender meant: neither is taken.
+        guard message.signatures.count <= 1 else {
+            await refuse(APIError.badRequest(MosquittoClient.signatureProperty,
+                                             "the message carries \(message.signatures.count) \(MosquittoClient.signatureProperty) user properties; send one"))
+            return nil
+        }
+        // The raw `t=UNIX_SECONDS,v1=HEX` value of the `herald-signature` user property, or nil.
+        let signature = message.signatures.first
         let request: AnnouncementRequest
         do {
             // One client for the whole broker: the broker's ACL decides who may publish here.
+            // TODO(lead): pass signature: `intake.request(from:format:source:client:signature: signature)`
+            // once AnnouncementIntake has it (issue 25). Until then it is read here and checked nowhere.
+            _ = signature
             request = try await intake.request(from: payload, format: .detect, source: .mqtt, client: "")
         } catch {
             await refuse(error)
@@ -148,6 +170,14 @@ public struct MQTTLink: Service {
             object["sink_error"] = report.serverError ?? report.sinkError ?? "no sink"
         }
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// What the `error` event and the log say of a retained message.
+    static func retainedRefusal(_ topic: String) -> String {
+        "the message was retained, and retained messages are never said: the broker hands one over again at every "
+            + "subscribe, so it would be said at every reconnect and restart. Publish without the retain flag "
+            + "(mosquitto_pub without -r, retain=false), and clear this one with an empty retained publish "
+            + "(mosquitto_pub -r -n -t \(topic))"
     }
 
     /// The request id of a payload Herald could not read, when one can be found, so the error

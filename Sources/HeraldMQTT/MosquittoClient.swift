@@ -4,27 +4,51 @@ import HeraldConfig
 import HeraldCore
 import Synchronization
 
-/// The one owner of a libmosquitto handle: configures it, runs its network loop on a thread of its
-/// own (connecting, reconnecting with backoff) and hands what happens there to Swift concurrency
-/// through `events`. `stop` ends the loop; the handle is destroyed with the object.
+/// The one owner of a libmosquitto handle speaking MQTT 5: configures it, runs its network loop on
+/// a thread of its own (connecting, reconnecting with backoff) and hands what happens there to
+/// Swift concurrency through `events`. `stop` ends the loop; the handle is destroyed with the object.
 ///
 /// `@unchecked Sendable`: the handle is shared between the loop thread and callers of `publish`
 /// and `stop`, which libmosquitto allows (its calls lock the handle's own mutexes once
-/// `mosquitto_threaded_set` says a thread of ours runs the loop); the rest is immutable or atomic.
+/// `mosquitto_threaded_set` says a thread of ours runs the loop); `connectProperties` is touched
+/// only by `init`, the loop thread and `deinit`; the rest is immutable or atomic.
+///
+/// Why a loop of our own rather than `mosquitto_loop_start` with `mosquitto_reconnect_delay_set`:
+/// libmosquitto's `mosquitto_loop_forever` returns for good on a TLS, authentication or name
+/// lookup error (a hub that boots before its network, a broker certificate being renewed), its
+/// backoff counts whole seconds, and it reports nothing between attempts. A hub behind NAT must
+/// keep trying whatever happened, and say why in `/v1/status` each time.
 final class MosquittoClient: @unchecked Sendable {
     enum Event: Sendable {
         /// CONNACK accepted and the subscriptions sent.
         case connected
         /// The attempt failed or the connection dropped; the next attempt comes after `retryIn`.
         case down(reason: String, retryIn: Duration)
-        case message(topic: String, payload: [UInt8])
+        case message(Message)
+        /// The broker answered a SUBSCRIBE or a PUBLISH with a failure (its ACL, most often); the
+        /// link stays up. Says what was refused and why.
+        case refused(String)
+    }
+
+    /// One PUBLISH as the broker delivered it.
+    struct Message: Sendable {
+        var topic: String
+        var payload: [UInt8]
+        /// The retain flag as its publisher set it: Herald subscribes with "retain as published",
+        /// so this holds for a live delivery too, not only for one handed over at subscribe.
+        var retained: Bool
+        /// Every MQTT 5 user property named `herald-signature` (any case), in order.
+        var signatures: [String]
     }
 
     /// What the loop thread reports, in order. Finishes when the loop has ended.
     let events: AsyncStream<Event>
     private let handle: OpaquePointer
-    private let callbacks: Callbacks
+    private let callbacks: MosquittoCallbacks
     private let settings: MQTTSettings
+    /// CONNECT's properties (the session expiry). libmosquitto keeps its own copy, sent again on
+    /// every reconnect, once the first `mosquitto_connect_bind_v5` has read them.
+    private var connectProperties: OpaquePointer?
     private let stopping = Atomic<Bool>(false)
     /// Entered when the loop thread starts, left when it ends: any number of callers may wait.
     private let loopRunning = DispatchGroup()
@@ -32,6 +56,13 @@ final class MosquittoClient: @unchecked Sendable {
 
     static let firstRetry: Duration = .milliseconds(500)
     static let longestRetry: Duration = .seconds(30)
+    /// MQTT 5 ends a session when the connection closes unless CONNECT asks otherwise; "never"
+    /// keeps MQTT 3.1.1's `clean_session` false: the broker holds the subscriptions and the QoS 1
+    /// messages for the hub while it is away (bounded by the broker's own
+    /// `persistent_client_expiration`).
+    static let sessionExpiry = UInt32.max
+    /// The name of the user property that carries a payment's signature (`t=...,v1=...`).
+    static let signatureProperty = "herald-signature"
     /// Calls libmosquitto needs once per process (not thread-safe itself, hence a static let).
     private static let libraryReady: Int32 = mosquitto_lib_init()
 
@@ -42,9 +73,9 @@ final class MosquittoClient: @unchecked Sendable {
         let (events, continuation) = AsyncStream<Event>.makeStream()
         self.events = events
         self.settings = settings
-        callbacks = Callbacks(continuation: continuation, subscriptions: settings.subscriptions)
-        // clean_session false: the broker keeps the subscriptions and the QoS 1 messages sent
-        // while the hub is away, under this client id.
+        callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: settings.subscriptions)
+        // clean_start false (with the session expiry below): the broker keeps the subscriptions and
+        // the QoS 1 messages sent while the hub is away, under this client id.
         guard let handle = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(callbacks).toOpaque()) else {
             throw MosquittoError(Int32(MOSQ_ERR_ERRNO.rawValue), "create an MQTT client for \(settings.clientID)")
         }
@@ -52,6 +83,7 @@ final class MosquittoClient: @unchecked Sendable {
         do {
             try configure(will: will)
         } catch {
+            mosquitto_property_free_all(&connectProperties)
             mosquitto_destroy(handle)
             throw error
         }
@@ -59,6 +91,9 @@ final class MosquittoClient: @unchecked Sendable {
 
     private func configure(will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
         try check(mosquitto_threaded_set(handle, true), "tell libmosquitto a thread runs its loop")
+        try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "choose MQTT 5")
+        try check(mosquitto_property_add_int32(&connectProperties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), Self.sessionExpiry),
+                  "ask for a session that outlives the connection")
         if let username = settings.username {
             try check(mosquitto_username_pw_set(handle, username, settings.password), "set the MQTT username")
         }
@@ -75,23 +110,37 @@ final class MosquittoClient: @unchecked Sendable {
             mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, 1, true)
         }
         try check(rc, "set the last will on \(will.topic)")
-        mosquitto_connect_callback_set(handle) { mosq, userdata, code in
+        mosquitto_connect_v5_callback_set(handle) { mosq, userdata, code, _, _ in
             guard let userdata else { return }
-            Unmanaged<Callbacks>.fromOpaque(userdata).takeUnretainedValue().connected(mosq, code: code)
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().connected(mosq, code: code)
         }
-        mosquitto_disconnect_callback_set(handle) { _, userdata, code in
+        mosquitto_disconnect_v5_callback_set(handle) { _, userdata, code, _ in
             guard let userdata else { return }
-            Unmanaged<Callbacks>.fromOpaque(userdata).takeUnretainedValue().disconnected(code: code)
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().disconnected(code: code)
         }
-        mosquitto_message_callback_set(handle) { _, userdata, message in
+        mosquitto_message_v5_callback_set(handle) { _, userdata, message, properties in
             guard let userdata, let message else { return }
-            Unmanaged<Callbacks>.fromOpaque(userdata).takeUnretainedValue().received(message.pointee)
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().received(message.pointee, properties: properties)
+        }
+        mosquitto_subscribe_v5_callback_set(handle) { _, userdata, mid, count, granted, _ in
+            guard let userdata else { return }
+            let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(count, 0)))) } ?? []
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().subscribed(mid: mid, codes: codes)
+        }
+        mosquitto_publish_v5_callback_set(handle) { _, userdata, mid, reason, _ in
+            guard let userdata else { return }
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().published(mid: mid, reason: reason)
+        }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard let userdata, let text else { return }
+            Unmanaged<MosquittoCallbacks>.fromOpaque(userdata).takeUnretainedValue().logged(level: level, String(cString: text))
         }
     }
 
     deinit {
         // The loop thread holds the client while it runs, so it has ended by now (or never began).
         mosquitto_destroy(handle)
+        mosquitto_property_free_all(&connectProperties)
     }
 
     /// Starts the network loop thread: connect, then keep connected until `stop`, which the
@@ -107,10 +156,12 @@ final class MosquittoClient: @unchecked Sendable {
     /// Publishes `payload` (QoS 1). Throws when the broker is not connected: the caller keeps it.
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws(MosquittoError) {
         guard callbacks.isConnected else { throw MosquittoError(MosquittoError.noConnection, "publish to \(topic)") }
+        var mid: Int32 = 0
         let rc = payload.withUnsafeBytes {
-            mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 1, retain)
+            mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain)
         }
         try check(rc, "publish to \(topic)")
+        callbacks.expect(mid: mid, "publish to \(topic)")
     }
 
     var isConnected: Bool { callbacks.isConnected }
@@ -122,12 +173,14 @@ final class MosquittoClient: @unchecked Sendable {
         if started.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
             if let goodbye { try? publish(goodbye.topic, goodbye.payload, retain: true) }
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
-                // Queued after the goodbye, so the broker reads it first; NO_CONN when already down.
+                // Queued after the goodbye, so the broker reads it first; NO_CONN when already down,
+                // which is what stopping wants anyway.
                 _ = mosquitto_disconnect(handle)
             }
         }
         stopping.store(true, ordering: .releasing)
-        // The loop ends within its stop deadline (2 s) plus one 100 ms turn; 5 s is a safety net.
+        // The loop ends within its stop deadline (2 s) plus one 100 ms turn; 5 s is a safety net
+        // (a first connect to a host that drops packets blocks until the kernel gives up).
         _ = loopRunning.wait(timeout: .now() + 5)
         callbacks.finish()
     }
@@ -138,7 +191,10 @@ final class MosquittoClient: @unchecked Sendable {
         defer { loopRunning.leave() }
         var retry = Self.firstRetry
         var stopDeadline: ContinuousClock.Instant?
-        var rc = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive.inSeconds))
+        // The only way to hand libmosquitto CONNECT properties; it keeps them for every reconnect,
+        // also when this first attempt fails. Blocking only for the TCP connect itself.
+        var rc = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepalive.inSeconds),
+                                           nil, connectProperties)
         while true {
             if stopping.load(ordering: .acquiring) {
                 // Let the goodbye and DISCONNECT go out before ending, but not forever.
@@ -153,65 +209,18 @@ final class MosquittoClient: @unchecked Sendable {
             }
             if stopping.load(ordering: .acquiring) { return }
             let error = MosquittoError(rc, "connect to \(settings.brokerURL)")
-            callbacks.yield(.down(reason: callbacks.takeRefusal() ?? error.message, retryIn: retry))
+            var reason = callbacks.takeRefusal() ?? error.message
+            // libmosquitto's own words, such as OpenSSL's "certificate verify failed".
+            if let detail = callbacks.takeLibraryErrors() { reason += " (\(detail))" }
+            callbacks.yield(.down(reason: reason, retryIn: retry))
             // Sleeps in slices so `stop` never waits for a long backoff.
             let wake = ContinuousClock.now + retry
             while ContinuousClock.now < wake && !stopping.load(ordering: .acquiring) { usleep(50_000) }
             if stopping.load(ordering: .acquiring) { return }
             retry = min(retry * 2, Self.longestRetry)
+            // Only what this attempt logs belongs to its reason.
+            _ = callbacks.takeLibraryErrors()
             rc = mosquitto_reconnect_async(handle)
         }
-    }
-}
-
-/// What the C callbacks reach through the handle's user data; it lives as long as the client,
-/// which destroys the handle (and so every registration) before it goes.
-private final class Callbacks: Sendable {
-    let continuation: AsyncStream<MosquittoClient.Event>.Continuation
-    let subscriptions: [String]
-    private let connectedNow = Atomic<Bool>(false)
-    private let refusal = Mutex<String?>(nil)
-
-    init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String]) {
-        self.continuation = continuation
-        self.subscriptions = subscriptions
-    }
-
-    var isConnected: Bool { connectedNow.load(ordering: .acquiring) }
-
-    func yield(_ event: MosquittoClient.Event) { continuation.yield(event) }
-    func finish() { continuation.finish() }
-
-    /// Why the broker last refused a CONNECT, once.
-    func takeRefusal() -> String? { refusal.withLock { value in defer { value = nil }; return value } }
-
-    /// On the loop thread, from inside `mosquitto_loop`.
-    func connected(_ mosq: OpaquePointer?, code: Int32) {
-        guard code == 0 else {
-            refusal.withLock { $0 = "the broker refused the connection: " + String(cString: mosquitto_connack_string(code)) }
-            return
-        }
-        // Subscribing on every connect, not once: a broker that lost its state (no persistence)
-        // still gets the subscriptions back.
-        for topic in subscriptions {
-            let rc = mosquitto_subscribe(mosq, nil, topic, 1)
-            if rc != MosquittoError.success {
-                continuation.yield(.down(reason: MosquittoError(rc, "subscribe to \(topic)").description, retryIn: .zero))
-            }
-        }
-        connectedNow.store(true, ordering: .releasing)
-        continuation.yield(.connected)
-    }
-
-    func disconnected(code: Int32) {
-        connectedNow.store(false, ordering: .releasing)
-    }
-
-    func received(_ message: mosquitto_message) {
-        let topic = message.topic.map { String(cString: $0) } ?? ""
-        let payload = message.payload.map {
-            Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
-        } ?? []
-        continuation.yield(.message(topic: topic, payload: payload))
     }
 }

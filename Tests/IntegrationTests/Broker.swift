@@ -22,11 +22,24 @@ enum Broker {
         }
     }
 
-    /// Publishes `payload` with QoS 1, passed on standard input (never as an argument).
-    static func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+    /// Publishes `payload` with QoS 1, passed on standard input (never as an argument), to the
+    /// shared broker or through `access` (another broker, TLS, a user).
+    static func publish(_ topic: String, _ payload: String, retain: Bool = false, via access: BrokerAccess = .shared) throws {
+        try publish(topic, payload, retain: retain, userProperties: [], via: access)
+    }
+
+    /// The same over MQTT 5, with user properties on the PUBLISH: what a backend that signs its
+    /// payments sends (`herald-signature: t=UNIX_SECONDS,v1=HEX`).
+    static func publish(_ topic: String, _ payload: String, retain: Bool = false, userProperties: [(name: String, value: String)],
+                        via access: BrokerAccess = .shared) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["mosquitto_pub", "-p", "\(port)", "-q", "1", "-t", topic, "-s"] + (retain ? ["-r"] : [])
+        var arguments = ["mosquitto_pub"] + access.arguments + ["-q", "1", "-t", topic, "-s"] + (retain ? ["-r"] : [])
+        if !userProperties.isEmpty {
+            arguments += ["-V", "mqttv5"]
+            for property in userProperties { arguments += ["-D", "publish", "user-property", property.name, property.value] }
+        }
+        process.arguments = arguments
         let input = Pipe()
         process.standardInput = input
         try process.run()
@@ -36,6 +49,19 @@ enum Broker {
         guard process.terminationStatus == 0 else {
             throw SoundServer.CommandFailed(description: "mosquitto_pub to \(topic) exited \(process.terminationStatus)")
         }
+    }
+
+    /// Publishes `payload` with a `herald-signature` user property (MQTT 5) carrying `signature`
+    /// as it is (`t=UNIX_SECONDS,v1=HEX`); `extraSignatures` adds more of the same property.
+    static func publishSigned(_ topic: String, _ payload: String, signature: String, extraSignatures: [String] = [],
+                              via access: BrokerAccess = .shared) throws {
+        try publish(topic, payload, userProperties: ([signature] + extraSignatures).map { ("herald-signature", $0) }, via: access)
+    }
+
+    /// Clears the retained message on `topic` (an empty retained publish), so no later
+    /// subscriber gets it.
+    static func clearRetained(_ topic: String, via access: BrokerAccess = .shared) throws {
+        try SoundServer.run("mosquitto_pub", access.arguments + ["-q", "1", "-t", topic, "-r", "-n"])
     }
 
     /// Runs `arguments` with /dev/null for its standard streams, and reaps it. Not `Process`: a
@@ -69,8 +95,8 @@ enum Broker {
     }
 
     /// The retained message on `topic` (the hub's status), as JSON.
-    static func retained(_ topic: String) throws -> [String: Any] {
-        let output = try SoundServer.run("mosquitto_sub", ["-p", "\(port)", "-t", topic, "-C", "1", "-W", "3"]).stdout
+    static func retained(_ topic: String, via access: BrokerAccess = .shared) throws -> [String: Any] {
+        let output = try SoundServer.run("mosquitto_sub", access.arguments + ["-t", topic, "-C", "1", "-W", "3"]).stdout
         return (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
     }
 
@@ -89,6 +115,24 @@ enum Broker {
         try SoundServer.waitFor("the broker to listen again", timeout: 10) {
             (try? SoundServer.run("mosquitto_pub", ["-p", "\(port)", "-t", "herald/ping", "-n"]).status) == 0
         }
+    }
+}
+
+/// How mosquitto_pub and mosquitto_sub reach a broker: its port on loopback, and the options
+/// for TLS and a user when it wants them.
+struct BrokerAccess: Sendable {
+    var port: Int
+    /// `--cafile`, `-u`, `-P`: what comes after the port.
+    var options: [String] = []
+
+    /// The private broker of scripts/test.sh, anonymous, no TLS.
+    static var shared: BrokerAccess { BrokerAccess(port: Broker.port) }
+
+    var arguments: [String] { ["-h", "127.0.0.1", "-p", "\(port)"] + options }
+
+    /// The same broker as `user`.
+    func user(_ name: String, password: String) -> BrokerAccess {
+        BrokerAccess(port: port, options: options + ["-u", name, "-P", password])
     }
 }
 
@@ -113,8 +157,8 @@ final class Subscription {
         }
     }
 
-    init(_ topic: String) throws {
-        process = try SoundServer.start("mosquitto_sub", ["-p", "\(Broker.port)", "-q", "1", "-t", topic])
+    init(_ topic: String, via access: BrokerAccess = .shared) throws {
+        process = try SoundServer.start("mosquitto_sub", access.arguments + ["-q", "1", "-t", topic])
         let collector = self.collector
         (process.standardOutput as! Pipe).fileHandleForReading.readabilityHandler = { handle in
             collector.append(String(decoding: handle.availableData, as: UTF8.self))

@@ -149,6 +149,62 @@ final class MQTTTests {
         #expect(monitor.heardLevel(frequency: Self.ding) > 0.01)
     }
 
+    /// Issue 25: one retained payment of 77.00 without a request id was said at every reconnect
+    /// and restart. A retained message is refused however it arrives, each time with an `error`
+    /// event and a warning naming the topic; nothing is said and nothing is logged as said.
+    @Test func aRetainedPaymentIsNeverSaidAtAnySubscribeReconnectOrRestart() throws {
+        let hub = try hub()
+        let topic = "herald/\(hub.name)/announce"
+        defer { try? Broker.clearRetained(topic) }
+        try Broker.publish(topic, #"{"payment": {"amount": "77.00", "currency": "USD"}, "priority": "high"}"#, retain: true)
+        // A persistent session of its own, so the events sent while the broker restarts wait for it.
+        let events = try Subscription("herald/\(hub.name)/events",
+                                      via: BrokerAccess(port: Broker.port, options: ["-c", "-i", "events-\(hub.name)"]))
+        let refusal: ([String: Any]) -> Bool = { $0["outcome"] as? String == "error" && $0["field"] as? String == "retain" }
+        let monitor = try MonitorRecording()
+        var daemon = try start(hub)
+        try events.waitFor("the refusal at the first subscribe", where: refusal)
+        // Published retained while the hub listens: the flag survives a live delivery too.
+        try Broker.publish(topic, #"{"payment": {"amount": "12.00", "currency": "USD"}, "request_id": "live-retained"}"#, retain: true)
+        try events.waitFor("the refusal of the live one", count: 2, where: refusal)
+        try Broker.restart()
+        usleep(1_500_000)
+        try waitConnected(daemon, timeout: 30)
+        try events.waitFor("the refusal after the broker's restart", count: 3, timeout: 30, where: refusal)
+        daemon.stop()
+        var log = daemon.output
+        daemon = try start(hub)
+        try events.waitFor("the refusal after the hub's restart", count: 4, where: refusal)
+        usleep(500_000)
+        daemon.stop()
+        log += daemon.output
+        monitor.stop()
+        #expect(monitor.soundSpan() == nil, "nothing heard")
+        #expect(try hub.harness.history().isEmpty, "nothing logged as an announcement")
+        let refusals = events.messages.filter(refusal)
+        #expect(refusals.allSatisfy { ($0["error"] as? String)?.contains("retained messages are never said") == true }, "\(refusals)")
+        #expect(refusals.contains { $0["request_id"] as? String == "live-retained" }, "the event names the message it answers")
+        #expect(log.contains("MQTT: message on \(topic) refused: retain: the message was retained"), "warned, naming the topic: \(log)")
+    }
+
+    /// The MQTT 5 user property `herald-signature` reaches the link (what it proves is the
+    /// intake's business); a message with two of them is refused, naming the property.
+    @Test func aSignedPublishIsSaidAndOneWithTwoSignaturesIsRefused() throws {
+        let hub = try hub()
+        let daemon = try start(hub)
+        defer { daemon.stop() }
+        let events = try Subscription("herald/\(hub.name)/events")
+        let topic = "herald/\(hub.name)/announce"
+        try Broker.publishSigned(topic, #"{"clip": "ding", "request_id": "signed-1"}"#,
+                                 signature: "t=1764000000,v1=" + String(repeating: "ab", count: 32))
+        try events.waitFor("the played event") { $0["request_id"] as? String == "signed-1" && $0["outcome"] as? String == "played" }
+        try Broker.publishSigned(topic, #"{"clip": "ding", "request_id": "signed-2"}"#,
+                                 signature: "t=1764000000,v1=aa", extraSignatures: ["t=1764000001,v1=bb"])
+        let refused = try events.waitFor("the refusal") { $0["request_id"] as? String == "signed-2" }[0]
+        #expect(refused["outcome"] as? String == "error" && refused["field"] as? String == "herald-signature", "\(refused)")
+        #expect(try hub.harness.history().count == 1)
+    }
+
     @Test func aKilledHubIsShownOfflineByItsLastWill() throws {
         let hub = try hub()
         let daemon = try start(hub)
@@ -174,4 +230,12 @@ final class MQTTTests {
         }
     }
 }
+}
+
+extension Daemon {
+    /// What the daemon wrote (its log), once it has exited: read to the end of its pipes.
+    var output: String {
+        [process.standardOutput, process.standardError].compactMap { ($0 as? Pipe)?.fileHandleForReading.readDataToEndOfFile() }
+            .map { String(decoding: $0, as: UTF8.self) }.joined()
+    }
 }
