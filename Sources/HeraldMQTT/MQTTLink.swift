@@ -114,6 +114,7 @@ public struct MQTTLink: Service {
         // A retained message is handed over again at every subscribe: at every reconnect and
         // every restart. Said once, it would be said at each of them (DESIGN.md "Security").
         guard !message.retained else {
+            HeraldMetrics.refused(.retained, via: "mqtt")
             await refuse(APIError.badRequest("retain", Self.retainedRefusal(topic)))
             return nil
         }
@@ -127,11 +128,9 @@ public struct MQTTLink: Service {
         let signature = message.signatures.first
         let request: AnnouncementRequest
         do {
-            // One client for the whole broker: the broker's ACL decides who may publish here.
-            // TODO(lead): pass signature: `intake.request(from:format:source:client:signature: signature)`
-            // once AnnouncementIntake has it (issue 25). Until then it is read here and checked nowhere.
-            _ = signature
-            request = try await intake.request(from: payload, format: .detect, source: .mqtt, client: "")
+            // One client for the whole broker: the broker's ACL decides who may publish here, and
+            // api.require_signature what must carry the backend's signature.
+            request = try await intake.request(from: payload, format: .detect, source: .mqtt, client: "", signature: signature)
         } catch {
             await refuse(error)
             return nil

@@ -83,7 +83,7 @@ public struct AnnouncementIntake: Sendable {
 
     private func refusal(_ problem: RequestSignature.Problem, via: String) -> APIError {
         HeraldMetrics.refused(.signature, via: via)
-        return APIError(.unauthorized, field: RequestSignature.headerName, "\(problem)")
+        return APIError(.unauthorized, field: via == "mqtt" ? RequestSignature.propertyName : RequestSignature.headerName, "\(problem)")
     }
 
     /// Signatures seen within their tolerance, for every way in of this process.

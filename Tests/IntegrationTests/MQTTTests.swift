@@ -16,12 +16,14 @@ final class MQTTTests {
     }
 
     /// A hub named uniquely for this test, so no test sees another's retained status or session.
-    func hub(groups: [String] = []) throws -> (harness: HeraldHarness, port: Int, name: String) {
+    /// `api`: more keys of the `api:` section, each line indented by two spaces.
+    func hub(groups: [String] = [], api: String = "") throws -> (harness: HeraldHarness, port: Int, name: String) {
         let name = "hub-\(UUID().uuidString.prefix(8).lowercased())"
         let port = DaemonTests.port()
         let harness = try HeraldHarness(extraConfig: """
             api:
               listen: 127.0.0.1:\(port)
+            \(api)
             mqtt:
               broker: \(Broker.url)
               hub: \(name)
@@ -189,20 +191,62 @@ final class MQTTTests {
 
     /// The MQTT 5 user property `herald-signature` reaches the link (what it proves is the
     /// intake's business); a message with two of them is refused, naming the property.
-    @Test func aSignedPublishIsSaidAndOneWithTwoSignaturesIsRefused() throws {
-        let hub = try hub()
+    /// `herald sign --value` for `payload` with the secret in `secretFile`, as a backend's script would.
+    func sign(_ payload: String, secretFile: String, in folder: String) throws -> String {
+        try payload.write(toFile: folder + "/body.json", atomically: true, encoding: .utf8)
+        let run = try SoundServer.run("/bin/sh", ["-c", "'\(HeraldHarness.binary)' sign --value --secret-file '\(secretFile)' < '\(folder)/body.json'"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func onlyAPaymentSignedWithTheHubsSecretIsSaidOverMQTT() throws {
+        let hub = try hub(api: "  signing_secrets:\n    till_file: till.secret\n  require_signature: [payment]")
+        let secretFile = hub.harness.folder + "/till.secret", otherFile = hub.harness.folder + "/other.secret"
+        try "5d41402abc4b2a76b9719d911017c592\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        try "not-this-hubs-secret-at-all-0000\n".write(toFile: otherFile, atomically: true, encoding: .utf8)
         let daemon = try start(hub)
         defer { daemon.stop() }
         let events = try Subscription("herald/\(hub.name)/events")
         let topic = "herald/\(hub.name)/announce"
-        try Broker.publishSigned(topic, #"{"clip": "ding", "request_id": "signed-1"}"#,
-                                 signature: "t=1764000000,v1=" + String(repeating: "ab", count: 32))
+        let folder = hub.harness.folder
+
+        let good = #"{"payment": {"amount": "1.00"}, "request_id": "signed-1"}"#
+        try Broker.publishSigned(topic, good, signature: try sign(good, secretFile: secretFile, in: folder))
         try events.waitFor("the played event") { $0["request_id"] as? String == "signed-1" && $0["outcome"] as? String == "played" }
-        try Broker.publishSigned(topic, #"{"clip": "ding", "request_id": "signed-2"}"#,
+
+        let refusals: [(String, String, String?, String)] = [
+            ("unsigned", #"{"payment": {"amount": "2.00"}, "request_id": "signed-2"}"#, nil, "must be signed"),
+            ("another secret", #"{"payment": {"amount": "3.00"}, "request_id": "signed-3"}"#, otherFile, "does not match"),
+            ("stale", #"{"payment": {"amount": "4.00"}, "request_id": "signed-4"}"#, "t=1764000000,v1=" + String(repeating: "ab", count: 32), "ago"),
+        ]
+        for (name, payload, signer, says) in refusals {
+            if let signer {
+                let signature = signer.hasPrefix("t=") ? signer : try sign(payload, secretFile: signer, in: folder)
+                try Broker.publishSigned(topic, payload, signature: signature)
+            } else {
+                try Broker.publish(topic, payload)
+            }
+            let id = (try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])?["request_id"] as? String
+            let refused = try events.waitFor("the refusal of the \(name) payment") { $0["request_id"] as? String == id }[0]
+            #expect(refused["outcome"] as? String == "error" && refused["field"] as? String == "herald-signature", "\(name): \(refused)")
+            #expect((refused["error"] as? String)?.contains(says) == true, "\(name): \(refused)")
+        }
+        // A payload signed, then changed on the way (the signature of another body).
+        let changed = #"{"payment": {"amount": "900.00"}, "request_id": "signed-5"}"#
+        try Broker.publishSigned(topic, changed, signature: try sign(#"{"payment": {"amount": "9.00"}, "request_id": "signed-5"}"#,
+                                                                    secretFile: secretFile, in: folder))
+        let altered = try events.waitFor("the refusal of the altered payment") { $0["request_id"] as? String == "signed-5" }[0]
+        #expect(altered["outcome"] as? String == "error", "\(altered)")
+        try Broker.publishSigned(topic, #"{"clip": "ding", "request_id": "signed-6"}"#,
                                  signature: "t=1764000000,v1=aa", extraSignatures: ["t=1764000001,v1=bb"])
-        let refused = try events.waitFor("the refusal") { $0["request_id"] as? String == "signed-2" }[0]
-        #expect(refused["outcome"] as? String == "error" && refused["field"] as? String == "herald-signature", "\(refused)")
-        #expect(try hub.harness.history().count == 1)
+        let twice = try events.waitFor("the refusal of two signatures") { $0["request_id"] as? String == "signed-6" }[0]
+        #expect(twice["outcome"] as? String == "error" && twice["field"] as? String == "herald-signature", "\(twice)")
+        // A text needs no signature here.
+        try Broker.publish(topic, #"{"clip": "ding", "request_id": "unsigned-clip"}"#)
+        try events.waitFor("the clip played") { $0["request_id"] as? String == "unsigned-clip" && $0["outcome"] as? String == "played" }
+        let rows = try hub.harness.history()
+        #expect(rows.count == 2, "only the signed payment and the clip: \(rows)")
+        #expect(rows.first { $0["request_id"] as? String == "signed-1" }?["signed_by"] as? String == "till")
     }
 
     @Test func aKilledHubIsShownOfflineByItsLastWill() throws {
