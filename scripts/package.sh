@@ -36,11 +36,13 @@ install -D -m 0755 "$full" "$root/usr/libexec/herald/herald-full"
 strip --strip-unneeded "$root/usr/bin/herald" "$root/usr/libexec/herald/herald-full"
 mkdir -p "$root/usr/share/herald"
 cp -R Sounds "$root/usr/share/herald/Sounds"
-# The natural voice is installed by the user (PyPI, ~290 MB): README "A natural voice".
+# The natural voice is installed by the user (PyPI, ~290 MB): docs/voices.md, "A natural voice".
 install -D -m 0755 scripts/install-voice.sh "$root/usr/share/herald/install-voice.sh"
 install -D -m 0644 Config/herald.yaml "$root/usr/share/doc/herald/examples/herald.yaml"
 install -D -m 0644 Config/herald.service "$root/usr/lib/systemd/user/herald.service"
 install -D -m 0644 README.md "$root/usr/share/doc/herald/README.md"
+for page in docs/*.md docs/*.png; do install -D -m 0644 "$page" "$root/usr/share/doc/herald/$page"; done
+install -D -m 0644 Config/mosquitto-acl.example "$root/usr/share/doc/herald/examples/mosquitto-acl.example"
 
 # Completions, from the argument parser itself.
 "$bin" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$root/usr/share/bash-completion/completions/herald"

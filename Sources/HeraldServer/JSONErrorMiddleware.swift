@@ -62,7 +62,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = routes.methods(at: request.uri.path)
             guard !allowed.isEmpty else {
-                throw APIError(.notFound, "no endpoint \(request.method) \(request.uri.path); the API's endpoints are listed in the README")
+                throw APIError(.notFound, "no endpoint \(request.method) \(request.uri.path); the API's endpoints are listed in docs/api.md")
             }
             let names = allowed.map(\.rawValue).joined(separator: ", ")
             var refusal = APIError(.methodNotAllowed, "\(request.uri.path) answers \(names), not \(request.method)")

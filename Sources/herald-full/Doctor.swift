@@ -55,7 +55,7 @@ extension Herald {
         func daemonCheck(_ api: APISettings) async -> DoctorFinding {
             guard let reply = try? await DaemonClient(settings: api).call(.GET, "/v1/status") else {
                 return DoctorFinding("daemon", .warning, "herald serve does not answer on \(api.baseURL): say and pay play by themselves, but reminders, the HTTP API and MQTT are not running",
-                                     action: "systemctl --user start herald (README \"Running it as a service\"), or herald serve")
+                                     action: "systemctl --user start herald (docs/operations.md, \"Running it as a service\"), or herald serve")
             }
             guard reply.status == 200, let status = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] else {
                 return DoctorFinding("daemon", .warning, "something answers on \(api.baseURL) with HTTP \(reply.status), not herald serve's status",

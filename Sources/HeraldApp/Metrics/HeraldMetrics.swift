@@ -1,7 +1,7 @@
 import HeraldCore
 import Metrics
 
-/// What the daemon counts, for `GET /metrics` (README "Metrics").
+/// What the daemon counts, for `GET /metrics` (docs/operations.md, "Metrics").
 ///
 /// Recorded through swift-metrics: `herald serve` bootstraps the Prometheus backend, every other
 /// command bootstraps none, so the same code paths (`herald say --local`, `herald restore`) count
