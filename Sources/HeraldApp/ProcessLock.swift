@@ -1,4 +1,5 @@
 import Foundation
+import RuntimePaths
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -12,9 +13,8 @@ public final class ProcessLock: Sendable {
     /// Takes the lock at `path`, waiting up to `timeout` for another process to release it.
     /// - Throws: `HeraldFailure.busy` naming the holder's process id when the wait runs out.
     public static func acquire(path: String, timeout: Duration) async throws -> ProcessLock {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try PrivateFiles.makeFolder((path as NSString).deletingLastPathComponent)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else {
             throw HeraldFailure.io("cannot open the lock file \(path): \(String(cString: strerror(errno)))")
         }

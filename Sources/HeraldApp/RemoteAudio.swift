@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HeraldConfig
 import HeraldCore
+import RuntimePaths
 import SoundFile
 import Speech
 
@@ -64,7 +65,7 @@ public struct RemoteAudio: Sendable {
                 }
                 return data
             }
-            try data.write(to: URL(fileURLWithPath: file))
+            try PrivateFiles.write(Array(data), to: file)  // 0600: in /tmp, what was fetched is no one else's
         } catch let error as RemoteAudioError {
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {

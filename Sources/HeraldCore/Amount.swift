@@ -65,10 +65,15 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a decimal such as `25.3`, `25.30` or `1000`, exactly.
+    ///
+    /// Space around the digits is refused, not trimmed: a till that sends `" 25"` or `"25\u{A0}"`
+    /// has a bug worth seeing, and what is logged must be what was sent.
     /// - Throws: `AmountError` saying what is wrong with `text`.
     public static func parse(_ text: String, currency: Currency) throws(AmountError) -> Amount {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw AmountError.empty }
+        guard text.contains(where: { !$0.isWhitespace }) else { throw AmountError.empty }
+        if let space = text.first, space.isWhitespace { throw AmountError.surroundingSpace(text, space, atStart: true) }
+        if let space = text.last, space.isWhitespace { throw AmountError.surroundingSpace(text, space, atStart: false) }
+        let trimmed = text
         let lowered = trimmed.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "+-"))
         if ["nan", "inf", "infinity", "snan"].contains(lowered) { throw AmountError.notANumber(trimmed) }
         if trimmed.hasPrefix("-") { throw AmountError.negative(trimmed) }
@@ -103,10 +108,14 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
     case tooManyDecimals(String, currency: Currency)
     case tooLarge(String)
     case unknownCurrency(String)
+    /// A space (or tab, no-break space...) before or after the digits.
+    case surroundingSpace(String, Character, atStart: Bool)
 
     public var description: String {
         switch self {
         case .empty: "amount: empty; write it like 25.30"
+        case .surroundingSpace(let text, let space, let atStart):
+            "amount: '\(text)' \(atStart ? "starts" : "ends") with \(Self.name(space)); send the digits alone, like 25.30"
         case .notANumber(let text): "amount: '\(text)' is not a number; write it like 25.30"
         case .negative(let text): "amount: '\(text)' is negative; Herald announces payments received, write a positive amount"
         case .notNumeric(let text): "amount: '\(text)' is not a plain decimal; write digits with an optional point, like 1250.75 (no separators, no exponent)"
@@ -115,6 +124,18 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let text): "amount: '\(text)' is too large; the most Herald speaks is 999999999.99"
         case .unknownCurrency(let code):
             "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
+        }
+    }
+
+    /// A space character in words, with its code point when it does not look like what it is.
+    private static func name(_ space: Character) -> String {
+        let codes = space.unicodeScalars.map(\.codePoint).joined(separator: " ")
+        return switch space {
+        case " ": "a space"
+        case "\t": "a tab (U+0009)"
+        case "\n", "\r\n", "\r": "a line break (\(codes))"
+        case "\u{A0}": "a no-break space (U+00A0)"
+        default: "a space character (\(codes))"
         }
     }
 }

@@ -54,7 +54,9 @@ public struct FrontCommand: Equatable, Sendable {
         // herald-full's parser takes these words exactly (the API would also take `HIGH`).
         if let priority = options["priority"], !["critical", "high", "normal", "low"].contains(priority) { return nil }
         // herald-full's own checks of the text, so its words for them stay the only ones.
-        if verb == .say && (!argument.contains { !$0.isWhitespace } || argument.count > 2000) { return nil }
+        if verb == .say && (!argument.contains { !$0.isWhitespace } || argument.count > 2000 || Self.hasControlCharacter(argument)) {
+            return nil
+        }
         self.verb = verb
         self.argument = argument
         self.configPath = options.removeValue(forKey: "config") ?? environmentConfig.flatMap { $0.isEmpty ? nil : $0 }
@@ -79,6 +81,12 @@ public struct FrontCommand: Equatable, Sendable {
             if let value = options[name] { fields.append((name, Self.quoted(value))) }
         }
         return Self.object(fields)
+    }
+
+    /// herald-full's `ControlCharacter.isRefused` (Unicode's Cc but tab, line feed and carriage
+    /// return), by value: this target links no HeraldCore.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || (0x7F...0x9F).contains($0.value) }
     }
 
     static func object(_ fields: [(String, String)]) -> String {

@@ -116,6 +116,15 @@ struct PayloadValidator {
 
     /// `sent_at` as RFC 3339, with or without fractions of a second.
     static func sentAt(rfc3339 text: String) throws -> Date {
+        // The formatter takes any two-digit offset (+25:00, +05:99); a real one is within ±14:00.
+        if let time = text.firstIndex(where: { $0 == "T" || $0 == "t" }),
+           let sign = text[time...].lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let digits = text[text.index(after: sign)...].filter { $0 != ":" }  // +05:30, +0530 or +05
+            if digits.count == 2 || digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int("0" + digits.dropFirst(2)),
+               hours * 60 + minutes > 14 * 60 || minutes > 59 {
+                throw APIError.badRequest("sent_at", "'\(text)' has the offset \(text[sign...]); an offset is at most ±14:00, its minutes 00 to 59; write it like 2026-11-23T08:00:00+01:00")
+            }
+        }
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions.insert(.withFractionalSeconds)

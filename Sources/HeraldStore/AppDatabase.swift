@@ -4,6 +4,7 @@ import Glibc
 #endif
 import GRDB
 import HeraldCore
+import RuntimePaths
 
 /// The database file cannot be used where it is: which file, and why, in an admin's words.
 public struct DatabaseLocationError: Error, CustomStringConvertible {
@@ -29,10 +30,13 @@ public struct AppDatabase: Sendable {
     let writer: any DatabaseWriter
 
     /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+    ///
+    /// What it creates is private: folders 0700, the file 0600, and so SQLite's journal beside it
+    /// (SQLite gives a journal the mode of its database). What exists keeps its mode.
     public init(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(folder)
         } catch {
             throw DatabaseLocationError(path: path, problem: "its folder \(folder) cannot be made (\(Self.reason(writing: folder)))")
         }
@@ -47,6 +51,8 @@ public struct AppDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
         }
+        // Made empty here, 0600, so SQLite does not make it with its own mode (0644 less the umask).
+        if access(path, F_OK) != 0, let descriptor = try? PrivateFiles.open(path, flags: O_EXCL) { close(descriptor) }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         // Two processes opening a new file at once would both create the tables; GRDB's migrator
         // does not guard against another process, so an exclusive lock file serializes migrations.
@@ -62,7 +68,7 @@ public struct AppDatabase: Sendable {
     }
 
     private static func withExclusiveLock(path: String, _ body: () throws -> Void) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }

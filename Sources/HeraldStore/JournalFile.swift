@@ -41,13 +41,12 @@ struct JournalFile: Sendable {
     func put(_ entry: Data, sequence: UInt64, newest: Record?) throws {
         if makesFolder {
             let folder = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try PrivateFiles.makeFolder(folder)
         }
         let target = slotPath(newest.map { 1 - $0.slot } ?? 0)
         var record = Data("herald-journal \(sequence) \(entry.count) \(Self.checksum(entry))\n".utf8)
         record.append(entry)
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else { throw failure("open", target) }
         defer { close(descriptor) }
         let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }

@@ -1,5 +1,8 @@
 import CSndFile
 import HeraldCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a `Clip` through libsndfile: WAV for tests and samples, FLAC for the clip cache.
 public enum SoundFileEncoder {
@@ -25,14 +28,21 @@ public enum SoundFileEncoder {
         return sf_format_check(&info) != 0
     }
 
-    /// Writes `clip` to `path` in `format`.
-    public static func write(_ clip: Clip, to path: String, format: Format) throws {
+    /// Writes `clip` to `path` in `format`; a new file gets `mode` (default 0600: Herald's files
+    /// are its user's alone), whatever the umask; an existing one keeps its mode.
+    public static func write(_ clip: Clip, to path: String, format: Format, mode: mode_t = 0o600) throws {
         guard canWrite(format, sampleRate: clip.sampleRate, channelCount: clip.channelCount) else {
             throw SoundFileError.unsupportedFormat("\(format) at \(clip.sampleRate) Hz")
         }
         var info = SF_INFO(frames: 0, samplerate: Int32(clip.sampleRate), channels: Int32(clip.channelCount),
                            format: format.code, sections: 0, seekable: 0)
-        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
+        // Opened here, not by sf_open (which creates with 0666 less the umask); closed here too.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            throw SoundFileError.unwritable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
             throw SoundFileError.unwritable(path: path, reason: SoundFileError.message(nil))
         }
         let written = clip.samples.withUnsafeBufferPointer {

@@ -6,7 +6,8 @@ import SoundFile
 import Synchronization
 
 /// Rendered speech on disk as FLAC, indexed in SQLite with hit counts, capped in bytes with
-/// least-recently-used eviction.
+/// least-recently-used eviction. The folder it makes is 0700 and the files 0600 (what a shop
+/// said, and when, is the shop's).
 public struct ClipCache: Sendable {
     public let directory: String
     public let maxBytes: Int64
@@ -102,7 +103,7 @@ public struct ClipCache: Sendable {
     /// Stores `clip` (already trimmed) for `request`.
     public func store(_ clip: Clip, engine: String, request: SpeechRequest) async throws {
         guard clip.frameCount > 0 else { return }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(directory)
         let material = Self.material(engine: engine, request: request)
         let key = Self.key(for: material)
         let file = "\(key).flac"

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import RuntimePaths
 import SoundFile
 
 /// `herald pack build LANG`: renders a clip for every token the language's grammar and phrase
@@ -10,11 +11,13 @@ public struct VoicePackBuilder: Sendable {
     public init(renderer: SpeechRenderer) { self.renderer = renderer }
 
     /// Renders the pack for `language` into `directory`; `progress(done, total)` after each clip.
+    /// A folder it makes is 0700 and the files it makes 0600, like all of Herald's (a pack for
+    /// another account to read is made so with chmod).
     public func build(language: String, into directory: String,
                       progress: @Sendable (Int, Int) -> Void) async throws -> VoicePack {
         let grammar = try AmountGrammars.grammar(for: language)
         let tokens = grammar.vocabulary + renderer.settings.phrase(for: language).literalTokens
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(directory)
         var clips: [String: String] = [:]
         var sampleRate = 22_050
         for (index, token) in tokens.enumerated() {
@@ -32,7 +35,7 @@ public struct VoicePackBuilder: Sendable {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(manifest).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("manifest.json")))
+        try PrivateFiles.write(Array(encoder.encode(manifest)), to: (directory as NSString).appendingPathComponent("manifest.json"))
         return try VoicePack(directory: directory)
     }
 }

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `herald` command: speaks payments and reminders, and makes sure they are heard.
 @main
@@ -16,4 +19,12 @@ struct Herald: AsyncParsableCommand {
         version: version,
         subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self,
                       PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self, Sign.self])
+
+    /// Everything this process creates is its user's alone (folders 0700, files 0600): the places
+    /// Herald creates files give those modes themselves, and the umask covers what a library
+    /// makes on its own (a temporary file, a socket before its chmod).
+    static func main() async {
+        umask(0o077)
+        await main(nil)
+    }
 }

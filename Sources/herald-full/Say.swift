@@ -26,6 +26,9 @@ extension Herald {
                 throw ValidationError("nothing to say: TEXT is empty")
             }
             guard text.count <= 2000 else { throw ValidationError("TEXT is \(text.count) characters; say at most 2000 at once") }
+            // Here, before a daemon or this process is asked: both refuse it in these words (the
+            // lean front hands such a text to this command rather than to the daemon).
+            if let control = ControlCharacter.first(in: text) { throw ValidationError("\(control)") }
         }
 
         func run() async throws {
@@ -37,19 +40,43 @@ extension Herald {
     struct Pay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pay",
-            abstract: "Announce a payment received: from the voice pack when it has every word, else synthesized.")
+            abstract: "Announce a payment received: from the voice pack when it has every word, else synthesized.",
+            // As the parser would write it for one <amount> (it writes `[<amount> ...]` for `words`).
+            usage: "herald pay [--config <FILE>] [--verbose] [--priority <priority>] [--chime <NAME>] [--json] [--local] <amount> [--currency <currency>] [--lang <lang>]")
 
         @OptionGroup var options: GlobalOptions
         @OptionGroup var announceOptions: AnnounceOptions
 
-        @Argument(help: "The amount, exactly as a decimal: 25.30")
-        var amount: String
+        // Every word the options leave, -5 included: the parser reads -5 as an unknown option, and
+        // a plain `@Argument` would answer "Missing expected argument" for `herald pay -5`.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The amount, exactly as a decimal: 25.30", valueName: "amount"))
+        var words: [String] = []
 
         @Option(help: "ISO code: USD, EUR, GBP, JPY, CNY (default: speech.currency).")
         var currency: String?
 
         @Option(help: "Language: en or zh (default: speech.language).")
         var lang: String?
+
+        /// The words before `--` (options the parser did not know, or the amount) and after it (values).
+        private var given: (before: ArraySlice<String>, after: ArraySlice<String>) {
+            guard let terminator = words.firstIndex(of: "--") else { return (words[...], []) }
+            return (words[..<terminator], words[(terminator + 1)...])
+        }
+
+        /// The amount as typed.
+        var amount: String { (given.before.filter { !$0.hasPrefix("-") || $0 == "-" } + given.after).first ?? "" }
+
+        func validate() throws {
+            // -5, -0.50, -.5: a number, not an option; said as the API says it.
+            if let negative = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }) {
+                throw ValidationError("a payment amount must be positive: '\(negative)' is negative; Herald announces payments received")
+            }
+            if let option = given.before.first(where: { $0.hasPrefix("-") && $0 != "-" }) { throw ValidationError("Unknown option '\(option)'") }
+            let values = Array(given.before) + given.after
+            guard values.count <= 1 else { throw ValidationError("Unexpected argument '\(values[1])'") }
+            guard !values.isEmpty else { throw ValidationError("Missing expected argument '<amount>'") }
+        }
 
         func run() async throws {
             try await announce(options: options, announceOptions: announceOptions, amountForDaemon: currency == nil ? amount : nil) { configuration in

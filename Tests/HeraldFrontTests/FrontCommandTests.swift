@@ -24,18 +24,27 @@ import Testing
         ["say", "hi", "--currency", "EUR"], ["pay", "5", "--voice", "nova"], ["say", "--", "-5 degrees"],
         ["say", "hi", "--lang", "--json"], ["say", "   \n"], ["say", String(repeating: "a", count: 2001)], [],
         ["say", "hi", "--priority", "HIGH"],
+        // herald-full refuses these itself, in its own words (and a negative amount as such, not
+        // as an unknown option).
+        ["say", "bell\u{7}"], ["say", "\u{1B}[31mred"], ["say", "del\u{7F}"], ["say", "next\u{85}line"],
+        ["pay", "-5"], ["pay", "-5.50", "--currency", "EUR"],
     ])
     func whatHeraldFullMustParse(_ words: [String]) {
         #expect(parsed(words) == nil, "\(words) goes to herald-full")
     }
 
     @Test func theBodyIsTheOneHeraldFullSends() throws {
-        #expect(try #require(parsed(["say", "Tea \"now\"\\\n\u{1}é"])).requestBody
-            == #"{"text": "Tea \"now\"\\\n\u0001é", "priority": "normal"}"#)
+        #expect(try #require(parsed(["say", "Tea \"now\"\\\n\té"])).requestBody
+            == #"{"text": "Tea \"now\"\\\n\té", "priority": "normal"}"#)
+        #expect(FrontCommand.quoted("\u{1}") == #""\u0001""#, "escaped all the same, should one ever be sent")
         #expect(try #require(parsed(["pay", "25.30"])).requestBody
             == #"{"payment": {"amount": "25.30"}, "priority": "high"}"#, "the daemon's config names the currency")
         #expect(try #require(parsed(["pay", "7", "--currency", "JPY", "--priority", "critical", "--lang", "zh"])).requestBody
             == #"{"payment": {"amount": "7", "currency": "JPY"}, "priority": "critical", "lang": "zh"}"#)
+    }
+
+    @Test func tabsAndLineBreaksAreNotControlCharactersToRefuse() throws {
+        #expect(parsed(["say", "line one\nline two\r\n\tindented"]) != nil)
     }
 
     @Test func anAnswerIsReadByLengthOrByChunks() throws {

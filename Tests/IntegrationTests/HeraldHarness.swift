@@ -21,7 +21,9 @@ final class HeraldHarness {
     /// `sink`: the sink the config names; nil leaves it out (the server's default sink).
     init(extraConfig: String = "", sink: String? = SoundServer.sink) throws {
         folder = NSTemporaryDirectory() + "herald-it-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // 0700, as Herald makes its state folder: `herald doctor` warns about one others can read.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         configPath = folder + "/herald.yaml"
         databasePath = folder + "/herald.sqlite"
         try """

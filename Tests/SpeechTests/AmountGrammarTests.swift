@@ -90,7 +90,23 @@ import Testing
         // 0.1 + 0.2 in binary floating point is 0.30000000000000004; here it is 30 cents.
         #expect(try Amount.parse("0.30", currency: .usd).minorUnits == 30)
         #expect(try Amount.parse("999999999.99", currency: .usd).minorUnits == 99_999_999_999)
-        #expect(try Amount.parse(" 12 ", currency: .jpy).minorUnits == 12)
+        #expect(try Amount.parse("012", currency: .jpy).minorUnits == 12)
+    }
+
+    /// A till that sends " 25" has a bug worth seeing: space is refused, not trimmed, and named
+    /// (a no-break space looks like any other).
+    @Test(arguments: [
+        (" 25", "' 25' starts with a space;"), ("25 ", "'25 ' ends with a space;"),
+        ("\u{A0}25", "'\u{A0}25' starts with a no-break space (U+00A0);"), ("25\t", "ends with a tab (U+0009)"),
+        ("25\n", "ends with a line break (U+000A)"), ("\u{2007}25", "starts with a space character (U+2007)"),
+        (" ", "amount: empty"),
+    ])
+    func refusesSpaceAroundTheDigits(text: String, mentions: String) {
+        #expect {
+            _ = try Amount.parse(text, currency: .usd)
+        } throws: { error in
+            "\(error)".hasPrefix("amount: ") && "\(error)".contains(mentions)
+        }
     }
 
     @Test(arguments: [

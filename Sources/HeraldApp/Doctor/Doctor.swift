@@ -2,6 +2,7 @@ import Foundation
 import HeraldConfig
 import HeraldCore
 import HeraldStore
+import RuntimePaths
 import Speech
 
 /// `herald doctor`: why was nothing heard? Each check says ok, warning or problem, and what to do
@@ -25,6 +26,7 @@ public struct Doctor: Sendable {
         findings.append(lockCheck())
         findings.append(await databaseCheck())
         findings.append(diskCheck())
+        findings.append(privacyCheck())
         findings += await speechChecks()
         findings.append(timeZoneCheck())
         return findings
@@ -38,7 +40,7 @@ public struct Doctor: Sendable {
             return DoctorFinding("lock", .problem, "the safeguard lock's folder cannot be used: \(error)",
                                  action: "make $XDG_RUNTIME_DIR/herald (or /tmp/herald-UID) a folder of this user with mode 0700")
         }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else {
             return DoctorFinding("lock", .problem, "cannot open the safeguard lock \(path): \(String(cString: strerror(errno)))",
                                  action: "remove \(path) if another user owns it, or fix the folder's permissions")

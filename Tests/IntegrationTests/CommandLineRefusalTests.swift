@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Input the command line refuses itself, in words about what the user typed, the same with a
+/// daemon running or not, before anything is sent or played.
+extension OnTheTestSink {
+@Suite final class CommandLineRefusalTests {
+    init() throws {
+        try SoundServer.require()
+        try SoundServer.setSink(volumes: ["20%"], muted: true)
+    }
+
+    /// Runs `herald ARGS` (the lean front, as users do): a failure mentioning `mentions`, the sink untouched.
+    func refused(_ harness: HeraldHarness, _ arguments: [String], mentions: String) throws -> String {
+        let before = try SoundServer.readSink()
+        let result = try harness.herald(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
+        #expect(try SoundServer.readSink() == before, "the sink is untouched")
+        return result.stderr
+    }
+
+    @Test func aControlCharacterIsRefusedAlikeWithAndWithoutADaemon() throws {
+        let message = "the text contains a control character (U+0007 BEL) at position 5; remove it"
+        let (harness, port) = try HeraldHarness.listening()
+        for local in [false, true] {
+            let stderr = try refused(harness, ["say", "bell\u{7}"] + (local ? ["--local"] : []), mentions: message)
+            #expect(!stderr.contains("JSON") && !stderr.contains("inside a string"), "nothing about JSON the user never wrote")
+        }
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        for local in [false, true] {
+            let stderr = try refused(harness, ["say", "bell\u{7}"] + (local ? ["--local"] : []), mentions: message)
+            #expect(!stderr.contains("JSON") && !stderr.contains("inside a string"), "\(stderr)")
+        }
+        #expect(try harness.history().isEmpty, "nothing was sent, queued or logged")
+        // Tabs and line breaks are text, as the API takes them.
+        let fine = try harness.herald(["say", "Counter\tthree\nis open"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
+    @Test func aNegativeAmountIsRefusedAsSuch() throws {
+        let harness = try HeraldHarness()
+        for amount in ["-5", "-5.50", "-.5"] {
+            let stderr = try refused(harness, ["pay", amount], mentions: "a payment amount must be positive: '\(amount)' is negative")
+            #expect(!stderr.contains("Missing expected argument"))
+        }
+        _ = try refused(harness, ["pay", "--currency", "EUR", "-5"], mentions: "a payment amount must be positive")
+        _ = try refused(harness, ["pay", "--", "-5"], mentions: "a payment amount must be positive")
+        // What the parser said before still reads the same for what is not a number.
+        _ = try refused(harness, ["pay"], mentions: "Missing expected argument '<amount>'")
+        _ = try refused(harness, ["pay", "5", "--bogus"], mentions: "Unknown option '--bogus'")
+        _ = try refused(harness, ["pay", "5", "6"], mentions: "Unexpected argument '6'")
+        #expect(try harness.history().isEmpty)
+        let help = try harness.herald(["pay", "--help"]).stdout
+        #expect(help.contains("[--local] <amount> [--currency <currency>]"), "one amount, not optional: \(help)")
+    }
+
+    @Test func spaceAroundAnAmountIsRefusedThroughTheDaemonToo() throws {
+        let (harness, port) = try HeraldHarness.listening()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        _ = try refused(harness, ["pay", " 25"], mentions: "amount: ' 25' starts with a space")
+        _ = try refused(harness, ["pay", "25 "], mentions: "amount: '25 ' ends with a space")
+        _ = try refused(harness, ["pay", "\u{A0}25"], mentions: "starts with a no-break space (U+00A0)")
+        _ = try refused(harness, ["pay", "25\u{A0}", "--currency", "EUR"], mentions: "ends with a no-break space (U+00A0)")
+        #expect(try harness.history().isEmpty)
+    }
+
+    @Test func aReminderIDIsShownAsTyped() throws {
+        let (harness, port) = try HeraldHarness.listening()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        for command in [["remind", "rm"], ["remind", "ack"]] {
+            let result = try harness.herald(command + ["../x"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("no reminder '../x'"), "\(result.stderr)")
+            #expect(!result.stderr.contains("%2F"), "\(result.stderr)")
+        }
+    }
+}
+}
