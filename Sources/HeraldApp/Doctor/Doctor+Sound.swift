@@ -15,7 +15,7 @@ extension Doctor {
             server = try await sound.serverInfo()
         } catch {
             return [DoctorFinding("sound server", .problem, "none answers: \(error)",
-                                  action: "start the user's server (`pulseaudio --start`, or PipeWire's pipewire-pulse); run Herald as the user who owns it, or point PULSE_SERVER at it (README \"Running it as a service\")")]
+                                  action: "start the user's server (`pulseaudio --start`, or PipeWire's pipewire-pulse); run Herald as the user who owns it, or point PULSE_SERVER at it (docs/operations.md, \"Running it as a service\")")]
         }
         var findings = [DoctorFinding("sound server", .ok, "\(server.name) \(server.version)")]
         let configured = context.configuration.safeguard.sinkName
