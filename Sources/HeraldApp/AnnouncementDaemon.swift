@@ -69,8 +69,6 @@ public actor AnnouncementDaemon {
     private var retry: Task<Void, Never>?
     private var lastPlayedID: String?
     private let startedAt = Date()
-    /// Held by quiet hours (`defer`), in arrival order, until the window ends.
-    private var deferred: [Entry] = []
     private var deferredRelease: Task<Void, Never>?
     private let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Signalled when the queue, the current announcement or the log changes (the admin page).
@@ -191,7 +189,6 @@ public actor AnnouncementDaemon {
         logger.error("announcement \(id) withdrawn: its row was not inserted (a duplicate, or the log failed)")
         if machine.current?.entry.id == id { withdrawn.insert(id) }
         if machine.withdraw(id: id) { playing?.cancel() }
-        deferred.removeAll { $0.id == id }
     }
 
     /// Waits until the row `id` is inserted, when it is being inserted now. False when it was
@@ -291,7 +288,7 @@ public actor AnnouncementDaemon {
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
                         paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,
-                        deferred: deferred.count)
+                        deferred: machine.deferredCount)
     }
 
     /// Stops the current announcement (fading it) and moves on; false when nothing plays.
@@ -340,14 +337,11 @@ public actor AnnouncementDaemon {
     // MARK: - Quiet hours (the decisions are in AnnouncementDaemon+QuietHours.swift)
 
     func holdDeferred(_ entry: Entry) {
-        deferred.append(entry)
+        machine.holdDeferred(entry)
         scheduleDeferredRelease()
     }
 
-    func takeDeferred() -> [Entry] {
-        defer { deferred = [] }
-        return deferred
-    }
+    func takeDeferred() -> [Entry] { machine.takeDeferred() }
 
     /// Queues an entry released from quiet hours; a full queue logs it `failed`.
     func enqueue(_ entry: Entry) async {
@@ -366,7 +360,7 @@ public actor AnnouncementDaemon {
     /// Wakes when the quiet hours holding deferred entries end (again after a reload).
     func scheduleDeferredRelease() {
         deferredRelease?.cancel()
-        guard !deferred.isEmpty, !machine.stopping else { return }
+        guard machine.deferredCount > 0, !machine.stopping else { return }
         let end = context.configuration.quietHours.end(after: Date()) ?? Date()
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSinceNow) + 0.01
@@ -421,6 +415,9 @@ public actor AnnouncementDaemon {
     /// One entry's turn: open the safeguard if needed, play, and say how it ended. The row it
     /// returns is filled in for logging; whether it is logged is the machine's decision.
     private func turn(_ entry: Entry) async -> (QueueMachine<Queued>.TurnEnd, AnnouncementRecord) {
+        // One config for the whole turn: a reload during one of its awaits applies from the next
+        // turn on, so an announcement is never rendered with one config and played with another.
+        let context = self.context, announcer = self.announcer
         let requested = ContinuousClock.now
         var record = entry.item.record
         let request = entry.item.request
@@ -493,7 +490,7 @@ public actor AnnouncementDaemon {
         changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
-        let targetWatch = watchTarget(of: session, entryID: entry.id)
+        let targetWatch = watchTarget(of: session, entryID: entry.id, context: context)
         let (played, playback) = await task.value
         targetWatch?.cancel()
         playing = nil
@@ -519,7 +516,7 @@ public actor AnnouncementDaemon {
 
     /// With no configured sink, stops the current announcement when the server's default sink
     /// becomes another one, so it is said where the listener now listens.
-    private func watchTarget(of session: SafeguardSession, entryID: String) -> Task<Void, Never>? {
+    private func watchTarget(of session: SafeguardSession, entryID: String, context: HeraldContext) -> Task<Void, Never>? {
         guard context.configuration.safeguard.sinkName == nil else { return nil }
         let sound = session.sound
         let sinkName = session.sinkName
@@ -580,7 +577,10 @@ public actor AnnouncementDaemon {
     func log(_ record: AnnouncementRecord) async {
         // A row is updated only after it was inserted (the entry may play while it is written),
         // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
-        guard await awaitInsert(of: record.id) else { return }
+        guard await awaitInsert(of: record.id) else {
+            machine.settle(id: record.id)
+            return
+        }
         do {
             try await context.store.record(record)
         } catch {
@@ -588,6 +588,7 @@ public actor AnnouncementDaemon {
         }
         // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
         HeraldMetrics.announcement(record)
+        machine.settle(id: record.id)
         notify(record)
         changes.signal()
     }

@@ -68,11 +68,18 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     public private(set) var waitingFor: String?
     /// True after a turn could not start, until the daemon says the sound may be back.
     private var blocked = false
+    /// Entries the daemon holds outside the queue, still pending: deferred by quiet hours, or
+    /// taken into a summary whose row is being written (until each is logged `coalesced`). A
+    /// waiter for one waits, and a withdrawal finds it.
+    private var held: [String: (entry: Entry, deferred: Bool)] = [:]
+    /// The order quiet hours deferred entries in.
+    private var deferredOrder: [String] = []
 
     public init(queue: AnnouncementQueue<Item>) { self.queue = queue }
 
     /// Queues `entry`; `interrupt` says the current announcement must fade out for it.
     public mutating func submit(_ entry: Entry) -> (admission: AnnouncementQueue<Item>.Admission, interrupt: Bool) {
+        settle(id: entry.id)
         let admission = queue.enqueue(entry)
         guard admission == .accepted, let playing = current, playing.stop == nil,
               AnnouncementQueue<Item>.interrupts(entry.priority, current: playing.entry.priority) else {
@@ -85,6 +92,10 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     /// Takes back an entry that should not have been queued (its row could not be logged): out of
     /// the queue if it waits there; true when it is the one playing and must be stopped now.
     public mutating func withdraw(id: String) -> Bool {
+        if held[id] != nil {
+            settle(id: id)
+            return false
+        }
         if queue.remove(id: id) { return false }
         return current?.entry.id == id && stopCurrent(.skip)
     }
@@ -110,8 +121,33 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     /// another try.
     public mutating func soundChanged() { blocked = false }
 
-    /// True when `id` is playing now or waits in the queue.
-    public func isPending(id: String) -> Bool { current?.entry.id == id || queue.contains(id: id) }
+    /// True when `id` is playing now, waits in the queue, is deferred by quiet hours, or is being
+    /// said in a summary not yet logged: its outcome is still to come.
+    public func isPending(id: String) -> Bool { current?.entry.id == id || queue.contains(id: id) || held[id] != nil }
+
+    /// Holds `entry` until quiet hours end (`takeDeferred`).
+    public mutating func holdDeferred(_ entry: Entry) {
+        held[entry.id] = (entry, true)
+        deferredOrder.append(entry.id)
+    }
+
+    /// How many entries quiet hours hold.
+    public var deferredCount: Int { deferredOrder.count }
+
+    /// Quiet hours ended: the deferred entries, in arrival order. They stay pending until each is
+    /// queued again (`submit`) or logged (`settle`).
+    public mutating func takeDeferred() -> [Entry] {
+        let entries = deferredOrder.compactMap { held[$0]?.entry }
+        for entry in entries { held[entry.id]?.deferred = false }
+        deferredOrder = []
+        return entries
+    }
+
+    /// `id` has its outcome logged (or is queued again): no longer held.
+    public mutating func settle(id: String) {
+        guard held.removeValue(forKey: id) != nil else { return }
+        deferredOrder.removeAll { $0 == id }
+    }
 
     /// New settings for the queue (a reload).
     public mutating func update(limit: Int, policies: PriorityPolicies) {
@@ -119,13 +155,19 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         queue.policies = policies
     }
 
-    /// Payments to say as one summary, taken out of the queue (see `AnnouncementQueue`).
+    /// Payments to say as one summary, taken out of the queue (see `AnnouncementQueue`); they stay
+    /// pending until each is logged `coalesced` (`settle`) or put back (`putFirst`).
     public mutating func takePaymentsToCoalesce(over threshold: Int, isPayment: (Item) -> Bool) -> [Entry] {
-        queue.takePaymentsToCoalesce(over: threshold, isPayment: isPayment)
+        let taken = queue.takePaymentsToCoalesce(over: threshold, isPayment: isPayment)
+        for entry in taken { held[entry.id] = (entry, false) }
+        return taken
     }
 
     /// Puts entries back at the front of their lane (a summary, or payments it could not cover).
-    public mutating func putFirst(_ entry: Entry) { queue.replayFirst(entry) }
+    public mutating func putFirst(_ entry: Entry) {
+        settle(id: entry.id)
+        queue.replayFirst(entry)
+    }
 
     /// What to do now.
     public mutating func next(now: Date) -> Step {

@@ -99,21 +99,21 @@ extension HeraldAPI {
             return JSONResponse(value: upcoming.map { ReminderStatus.Due(id: $0.reminder.id, text: $0.reminder.body, due: $0.due) })
         }
         on(.get, "/v1/reminders/{id}") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             guard let listing = try await requireReminders().listing(id: id) else {
                 throw APIError(.notFound, field: "id", "no reminder \(id)")
             }
             return JSONResponse(value: listing)
         }
         on(.delete, "/v1/reminders/{id}") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             do { try await requireReminders().remove(id: id) } catch let refusal as ReminderService.Refusal {
                 throw Self.apiError(refusal)
             }
             return JSONResponse(value: ["deleted": id])
         }
         on(.post, "/v1/reminders/{id}/ack") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             let bytes = try await collectBody(request, limit: limit())
             var by = context.client
             if !bytes.isEmpty {

@@ -72,7 +72,7 @@ public struct HeraldAPI: Sendable {
                              wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.get, "/v1/announcements/{id}") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             guard let record = try await self.context.store.announcement(id: id) else {
                 throw APIError(.notFound, field: "id", "no announcement \(id)")
             }
@@ -99,7 +99,7 @@ public struct HeraldAPI: Sendable {
             return JSONResponse(value: try await self.context.store.announcements(since: since, outcome: outcome, limit: limit))
         }
         on(.post, "/v1/announcements/{id}/replay") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             return try await replay(id, client: context.client, trusted: context.overLocalSocket,
                                     wait: request.uri.queryParameters["wait"] == "true")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -25,5 +26,14 @@ public struct HeraldRequestContext: RequestContext {
             overLocalSocket = false
             clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         }
+    }
+}
+
+extension HeraldRequestContext {
+    /// The path's `{id}` as the client meant it: percent-decoded, so a reminder named
+    /// `config:morning pills` in the config can be removed and acknowledged.
+    func pathID() throws -> String {
+        let raw = try parameters.require("id")
+        return raw.removingPercentEncoding ?? raw
     }
 }

@@ -168,4 +168,42 @@ import Testing
         let ended = machine.end(.finished(interrupted: true))
         #expect(ended == .log)
     }
+
+    /// `?wait=true` answers when an entry has its outcome: an entry quiet hours defer, or one
+    /// taken into a payment summary whose row is being written, is still pending (it was not,
+    /// and the API answered at once with no outcome).
+    @Test func deferredAndCoalescedEntriesStayPendingUntilTheirOutcome() {
+        var machine = machine()
+        machine.holdDeferred(entry("night", .normal))
+        #expect(machine.isPending(id: "night"), "deferred by quiet hours: still to come")
+        #expect(machine.deferredCount == 1)
+        #expect(playNext(&machine) == "idle", "a deferred entry does not play")
+        let released = machine.takeDeferred()
+        #expect(released.map(\.id) == ["night"])
+        #expect(machine.deferredCount == 0)
+        #expect(machine.isPending(id: "night"), "released, not yet queued or logged")
+        _ = machine.submit(released[0])
+        #expect(machine.isPending(id: "night"))
+        #expect(playNext(&machine) == "night")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(!machine.isPending(id: "night"))
+
+        for id in ["p1", "p2", "p3", "p4"] { _ = machine.submit(entry(id, .high)) }
+        let taken = machine.takePaymentsToCoalesce(over: 3) { _ in true }
+        #expect(taken.count == 4)
+        #expect(taken.allSatisfy { machine.isPending(id: $0.id) }, "in the summary, not yet logged coalesced")
+        machine.settle(id: "p1")
+        #expect(!machine.isPending(id: "p1"), "logged: no longer pending")
+        machine.putFirst(taken[1])
+        #expect(machine.isPending(id: "p2"), "put back: queued again")
+    }
+
+    @Test func aDeferredEntryCanBeWithdrawn() {
+        var machine = machine()
+        machine.holdDeferred(entry("a", .normal))
+        machine.holdDeferred(entry("b", .normal))
+        #expect(machine.withdraw(id: "a") == false, "held: taken out, nothing to stop")
+        #expect(!machine.isPending(id: "a"))
+        #expect(machine.takeDeferred().map(\.id) == ["b"])
+    }
 }

@@ -77,6 +77,10 @@ struct ReminderAPITests {
             #expect(ackStatus == .badRequest && field(ack) == "id", "not said yet: nothing to acknowledge")
             let (unknown, missing) = try await call(client, .post, "/v1/reminders/nope/ack")
             #expect(unknown == .badRequest && field(missing) == "id")
+            // An id is matched as the client wrote it, not percent-encoded (a config name may hold a space).
+            let (_, spaced) = try await call(client, .get, "/v1/reminders/config:morning%20pills")
+            let message = ((spaced as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
+            #expect(message?.contains("config:morning pills") == true, "\(message ?? "no message")")
             let (deleted, _) = try await call(client, .delete, "/v1/reminders/\(id)")
             #expect(deleted == .ok)
             let (_, list) = try await call(client, .get, "/v1/reminders")

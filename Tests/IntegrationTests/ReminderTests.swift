@@ -206,6 +206,21 @@ extension OnTheTestSink {
         #expect(abs(Double(after.volumes.first ?? 0) / 65_536 * 100 - 10) < 1, "restored to 10%")
     }
 
+    /// `?wait=true` on an announcement quiet hours defer answers when it was said, with its
+    /// outcome (it answered at once with none, and `herald say` printed "? text on ?").
+    @Test func aWaitingRequestDeferredByQuietHoursAnswersWithItsOutcome() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let start = Date()
+        let end = Self.local(4, from: start)
+        let (harness, port) = try harness("quiet_hours:\n  time_zone: UTC\n  windows: [\"\(Self.local(0, from: start).text.suffix(8))-\(end.text.suffix(8))\"]\n")
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "priority": "normal", "chime": "none"}"#)
+        #expect(status == 200)
+        #expect(row["outcome"] as? String == "played", "answered with the outcome: \(row)")
+        #expect(Date() >= end.date.addingTimeInterval(-0.2), "answered once quiet hours ended, not at once")
+    }
+
     @Test func quietHoursDeferANormalOneAndLetACriticalOneThrough() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let start = Date()
