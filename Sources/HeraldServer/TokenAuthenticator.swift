@@ -23,9 +23,11 @@ struct TokenAuthenticator: RouterMiddleware {
         // The page's own files hold no data: the page asks for a token before it reads anything.
         let needsNoToken = request.uri.path == "/v1/health" || (request.method == .get && AdminPage.paths.contains(request.uri.path))
         guard !tokens.isEmpty, !needsNoToken else {
-            // No tokens: every local process is one client per address, so a flood from one is
-            // answered 429 before it reaches the queue.
-            guard needsNoToken || limiter.allow("address:" + context.clientAddress, perMinute: perMinute) else {
+            // No tokens: every local process is one client per address, so a flood of requests
+            // that change something (announce, pause, skip, remind) is answered 429 before it
+            // reaches the queue. Reads are left alone: a status page polling is not a flood.
+            let changes = request.method != .get && request.method != .head
+            guard !changes || limiter.allow("address:" + context.clientAddress, perMinute: perMinute) else {
                 throw refuse(.rate, APIError(.tooManyRequests, field: nil,
                                              "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
                              request, context)
