@@ -113,7 +113,9 @@ public struct CommandProgram: Sendable, Equatable {
         }
         if let placeholder = arguments.lazy.compactMap(Self.textPlaceholder(in:)).first {
             let what = kind == .interpreter ? "a shell or interpreter" : "a program that runs the script it is given"
-            return "\(shown) is \(what), and \(placeholder) in its arguments would run the text of every announcement as code; \(instead)"
+            let carried = ["{text}": "the text of every announcement", "{voice}": "the voice an announcement names",
+                           "{lang}": "the language an announcement names"][placeholder] ?? placeholder
+            return "\(shown) is \(what), and \(placeholder) in its arguments would run \(carried) as code; \(instead)"
         }
         if kind == .interpreter, !Self.namesItsProgram(arguments, interpreter: riskyName) {
             return "\(shown) is a shell or interpreter and no script is named, so it would read the text of every announcement on standard input as code; \(instead), or name the script after \(name)"
