@@ -66,27 +66,75 @@ enum ConfigSchema {
         "safeguard.lead_in_ms": "safeguard.lead_in_by_class (bluetooth: 700ms, ...) or safeguard.lead_in_sinks (a sink's name: 300ms)",
     ]
 
+    /// The known keys and sections as UTF-8, in a fixed order, made once: a file with thousands
+    /// of unknown keys asks for thousands of suggestions.
+    /// Grouped by depth (the number of dots): a key is compared only with those at its own depth,
+    /// since a typo in a name does not add or drop a level (a section written at the wrong level
+    /// is several characters away from any key anyway).
+    private static let candidates: [Int: [(name: String, bytes: [UInt8])]] =
+        Dictionary(grouping: (Array(keys.keys) + Array(sections)).sorted().map { ($0, Array($0.utf8)) }) { candidate in
+            candidate.1.count { $0 == UInt8(ascii: ".") }
+        }
+
     /// The known key closest to `key`, to suggest for a typo.
     static func suggestion(for key: String) -> String? {
-        let candidates = Array(keys.keys) + Array(sections)
-        let scored = candidates.map { ($0, editDistance($0, key)) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, key.count / 3) else { return nil }
-        return best
+        let target = Array(key.utf8)
+        let reach = max(2, key.count / 3)
+        // Two rows of the distance table, made once for every candidate.
+        var rows = [Int](repeating: 0, count: 2 * (target.count + 1))
+        var best: (name: String, distance: Int)?
+        for candidate in candidates[target.count { $0 == UInt8(ascii: ".") }] ?? [] {
+            // Only a closer one than the best so far, and within the typo's reach, is of interest.
+            let bound = min(reach, (best?.distance ?? Int.max) - 1)
+            guard bound >= 0, abs(candidate.bytes.count - target.count) <= bound else { continue }
+            if let distance = editDistance(candidate.bytes, target, atMost: bound, rows: &rows) {
+                best = (candidate.name, distance)
+            }
+        }
+        return best?.name
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        let b = Array(b.utf8)
+        var rows = [Int](repeating: 0, count: 2 * (b.count + 1))
+        return editDistance(Array(a.utf8), b, atMost: Int.max - 1, rows: &rows)!
+    }
+
+    /// The Levenshtein distance of `a` and `b` (in bytes of UTF-8: keys are ASCII names), or nil
+    /// when it is above `bound`: once a whole row is above the bound the result is too, so the
+    /// work stops there. `rows` holds at least 2 * (b.count + 1) entries to work in. Written with
+    /// buffers and plain comparisons: a debug build runs it thousands of times per file.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost bound: Int, rows: inout [Int]) -> Int? {
+        guard !a.isEmpty else { return b.count <= bound ? b.count : nil }
+        guard !b.isEmpty else { return a.count <= bound ? a.count : nil }
+        let width = b.count + 1
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                rows.withUnsafeMutableBufferPointer { rows -> Int? in
+                    var previous = rows.baseAddress!, current = rows.baseAddress! + width
+                    var j = 0
+                    while j < width { previous[j] = j; j += 1 }
+                    var i = 1
+                    while i <= a.count {
+                        current[0] = i
+                        var rowMinimum = i
+                        let letter = a[i - 1]
+                        j = 1
+                        while j < width {
+                            var value = previous[j - 1] + (letter == b[j - 1] ? 0 : 1)
+                            if previous[j] + 1 < value { value = previous[j] + 1 }
+                            if current[j - 1] + 1 < value { value = current[j - 1] + 1 }
+                            current[j] = value
+                            if value < rowMinimum { rowMinimum = value }
+                            j += 1
+                        }
+                        if rowMinimum > bound { return nil }
+                        swap(&previous, &current)
+                        i += 1
+                    }
+                    return previous[b.count] <= bound ? previous[b.count] : nil
+                }
             }
-            previous = current
         }
-        return previous[b.count]
     }
 }

@@ -23,7 +23,7 @@ extension ConfigValues {
     }
 
     /// One entry of `reminders.list`: the same fields, names and checks as the API's body.
-    private mutating func configReminder(_ name: String, _ fields: Node.Mapping, soundsDirectory: String) -> Reminder? {
+    private mutating func configReminder(_ name: String, _ mapping: Node.Mapping, soundsDirectory: String) -> Reminder? {
         let prefix = "reminders.list.\(name)"
         func scalar(_ node: Node?) -> String? { node?.scalar?.string }
         func strings(_ node: Node?) -> [String]? {
@@ -32,13 +32,16 @@ extension ConfigValues {
             return node.scalar.map { [$0.string] }
         }
         let known: Set<String> = ["text", "clip", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate"]
-        for (keyNode, _) in fields {
+        for (keyNode, _) in mapping {
             let key = keyNode.scalar?.string ?? ""
             if !known.contains(key) {
                 report("\(prefix).\(key)", "unknown field; a reminder has \(known.sorted().joined(separator: ", "))")
                 return nil
             }
         }
+        // Looked up by name in a dictionary: Yams' own lookup compares nodes, resolving their tags
+        // with regular expressions each time, and a file may hold thousands of reminders.
+        let fields = Self.byName(mapping)
         let body: (kind: String, value: String)
         if let clip = scalar(fields["clip"]) {
             guard fields["text"] == nil else {
@@ -61,7 +64,7 @@ extension ConfigValues {
         var draft = ReminderDraft()
         draft.priority = scalar(fields["priority"])
         draft.timeZone = scalar(fields["time_zone"])
-        if let schedule = fields["schedule"]?.mapping {
+        if let schedule = fields["schedule"]?.mapping.map(Self.byName) {
             var parts = ReminderDraft.Schedule()
             parts.at = scalar(schedule["at"])
             parts.daily = strings(schedule["daily"])
@@ -73,8 +76,9 @@ extension ConfigValues {
         }
         if let repeats = fields["repeat"] {
             draft.hasRepeat = true
-            draft.repeatEvery = scalar(repeats.mapping?["every"])
-            if let times = scalar(repeats.mapping?["times"]) {
+            let repeats = repeats.mapping.map(Self.byName) ?? [:]
+            draft.repeatEvery = scalar(repeats["every"])
+            if let times = scalar(repeats["times"]) {
                 guard let count = Int(times) else {
                     report("\(prefix).repeat.times", "'\(times)' is not a whole number from 1 to 100")
                     return nil
@@ -95,6 +99,15 @@ extension ConfigValues {
             report(layout.lines[key] == nil ? prefix : key, error.message)
             return nil
         }
+    }
+
+    /// The entries of `mapping` by their names (the first of a name; the parser refuses repeats).
+    private static func byName(_ mapping: Node.Mapping) -> [String: Node] {
+        var result: [String: Node] = [:]
+        for (key, value) in mapping {
+            if let name = key.scalar?.string, result[name] == nil { result[name] = value }
+        }
+        return result
     }
 
     /// `quiet_hours.windows`, `.target_volume`, `.time_zone` and `priorities.<p>.quiet_hours`.

@@ -119,7 +119,7 @@ struct ConfigValues {
             }
         }
         let command = string("speech.command") ?? speech.command
-        if !command.trimmingCharacters(in: .whitespaces).isEmpty, let problem = CommandSynthesizer.templateProblem(command) {
+        if !command.trimmingCharacters(in: .whitespaces).isEmpty, let problem = commandProblem(command, engine: speech.engine) {
             report("speech.command", problem)
         } else {
             speech.command = command

@@ -2,7 +2,6 @@ import Configuration
 import Foundation
 import HeraldCore
 import Speech
-import SystemPackage
 
 /// Herald's settings, read once from the YAML file and validated.
 public struct HeraldConfiguration: Sendable, Equatable {
@@ -116,31 +115,38 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// Reads and validates `file`, or returns the defaults when `file` is nil.
     /// - Throws: `ConfigError` naming the file, line and key of every problem.
     public static func load(file: String?, stateDirectory: String) async throws -> HeraldConfiguration {
+        try read(file: file, stateDirectory: stateDirectory)
+    }
+
+    /// `load` without suspending: it runs where it is called, so a caller that must not hold up
+    /// the cooperative pool runs it on a thread of its own (the daemon's reload does). A file is
+    /// at most 1 MiB and is checked in a bounded time.
+    /// - Throws: `ConfigError` naming the file, line and key of every problem.
+    public static func read(file: String?, stateDirectory: String) throws -> HeraldConfiguration {
         let defaults = HeraldConfiguration.defaults(stateDirectory: stateDirectory)
         guard let file else { return defaults }
         let text = try ConfigFileText.read(file)
         let layout = YAMLLayout(text: text, file: file)
         guard layout.isParsable else { throw ConfigError(layout.problems) }
-        let reader: ConfigReader
-        if layout.isEmpty {
-            // swift-configuration's YAML snapshot refuses a document without a top-level mapping,
-            // while a file of comments is valid here: no values, every default.
-            reader = ConfigReader(provider: InMemoryProvider(values: [:]))
-        } else {
-            do {
-                reader = ConfigReader(provider: try await FileProvider<YAMLSnapshot>(filePath: FilePath(file)))
-            } catch {
-                // The snapshot refuses some shapes (a list inside a list) under keys Herald does
-                // not read; the layout has already named those keys with their lines.
-                guard layout.problems.isEmpty else { throw ConfigError(layout.problems) }
-                throw ConfigError([ConfigProblem(file: file, line: nil, key: "",
-                                                 message: "cannot read as YAML (\(error)); compare it with Config/herald.yaml")])
-            }
-        }
+        // The values come from the one parse the layout made (swift-configuration's YAML provider
+        // would read the file a second time, possibly changed since, and parse it again).
+        let reader = ConfigReader(provider: InMemoryProvider(name: file, values: layout.configValues))
         var values = ConfigValues(reader: reader, layout: layout, file: file)
         let configuration = values.configuration(defaults: defaults)
         let problems = (layout.problems + values.problems).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
         guard problems.isEmpty else { throw ConfigError(problems) }
         return configuration
+    }
+}
+
+extension YAMLLayout {
+    /// The values and lists as swift-configuration's keys and values. A dotted key is split at
+    /// every dot, as `ConfigValues.configKey` splits it to look it up.
+    var configValues: [AbsoluteConfigKey: ConfigValue] {
+        var result: [AbsoluteConfigKey: ConfigValue] = [:]
+        func key(_ dotted: String) -> AbsoluteConfigKey { AbsoluteConfigKey(dotted.split(separator: ".").map(String.init)) }
+        for (dotted, value) in values { result[key(dotted)] = ConfigValue(.string(value), isSecret: false) }
+        for (dotted, items) in listItems { result[key(dotted)] = ConfigValue(.stringArray(items), isSecret: false) }
+        return result
     }
 }

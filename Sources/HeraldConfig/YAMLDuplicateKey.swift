@@ -19,16 +19,20 @@ enum YAMLDuplicateKey {
 
     /// The second occurrence of `name`, whose first occurrence is at `first`; nil when the text
     /// cannot be parsed once the first is renamed (then only the first line is known).
-    static func locate(_ name: String, first: Mark, in text: String) -> Occurrence? {
+    static func locate(_ name: String, first: Mark, in text: String,
+                       budget: Duration = .milliseconds(400)) -> Occurrence? {
         var text = text
         var mark = first
+        // Each round parses the whole text again: a large file with many repeated names would
+        // take a round for each. Past the budget only the first occurrence is named.
+        let deadline = ContinuousClock.now + budget
         // Each round renames one occurrence Yams complained about, until the text parses: other
         // repeated keys, before or after this one, are renamed too and then skipped.
-        for round in 0..<64 {
+        for round in 0..<64 where round == 0 || ContinuousClock.now < deadline {
             guard let index = mark.index(in: text) else { return nil }
             text.unicodeScalars.insert(contentsOf: "\(marker)\(round)-".unicodeScalars, at: index)
             do {
-                guard let root = try Parser(yaml: text, encoding: .utf8).singleRoot() else { return nil }
+                guard let root = try Parser(yaml: text, resolver: YAMLLayout.resolver, encoding: .utf8).singleRoot() else { return nil }
                 return find(name, renamedAs: "\(marker)0-", in: root, prefix: "")
             } catch YamlError.duplicatedKeysInMapping(_, let context) {
                 mark = context.mark

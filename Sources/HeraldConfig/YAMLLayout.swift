@@ -12,6 +12,9 @@ struct YAMLLayout {
     var mappings: [String: [(String, String)]] = [:]
     /// The items of lists (`cache.warm`).
     var listItems: [String: [String]] = [:]
+    /// The single values of known keys and of open mappings' entries, by dotted key: what
+    /// `ConfigValues` reads, from this one parse of the file.
+    var values: [String: String] = [:]
     /// The named entries of record sections (`reminders.list`), in file order, with their lines.
     var records: [String: [(name: String, line: Int?, fields: Node.Mapping)]] = [:]
     /// False when no value can be read (not YAML, not a mapping, anchors): only `problems` count.
@@ -23,10 +26,12 @@ struct YAMLLayout {
         let root: Node?
         let anchors: [Anchored]
         do {
-            let parser = try Parser(yaml: text, encoding: .utf8)
+            let parser = try Parser(yaml: text, resolver: Self.resolver, encoding: .utf8)
             root = try parser.singleRoot()
             // Nodes hold their anchors weakly; the parser keeps them alive until it goes.
-            anchors = withExtendedLifetime(parser) { root.map { Self.anchors(in: $0) } ?? [] }
+            // No '&' in the text, no anchor: the walk is skipped for the usual file.
+            let mayHoldAnchors = text.utf8.contains(UInt8(ascii: "&"))
+            anchors = withExtendedLifetime(parser) { mayHoldAnchors ? root.map { Self.anchors(in: $0) } ?? [] : [] }
         } catch {
             problems.append(Self.problem(for: error, text: text, file: file))
             isParsable = false
@@ -42,7 +47,7 @@ struct YAMLLayout {
 
     private mutating func layOut(_ root: Node?, file: String) {
         // `---` alone, or `~`, is a document holding null: as empty as a file of comments.
-        guard let root, root.null == nil else {
+        guard let root, !Self.isNull(root) else {
             isEmpty = true
             return
         }
@@ -103,8 +108,8 @@ struct YAMLLayout {
             problems.append(ConfigProblem(file: file, line: line, key: key, message: message))
         }
         switch (kind, value) {
-        case (.scalar, .scalar):
-            break
+        case (.scalar, .scalar(let scalar)):
+            values[key] = scalar.string
         case (.list, .sequence(let items)):
             // swift-configuration refuses a list inside a list anywhere in the file, without a line.
             if let nested = items.first(where: { $0.scalar == nil }) {
@@ -165,6 +170,7 @@ struct YAMLLayout {
                 continue
             }
             entries.append((keyScalar.string, scalar.string))
+            values[key] = scalar.string
         }
         mappings[prefix] = entries
     }
@@ -178,8 +184,19 @@ struct YAMLLayout {
         }
     }
 
+    /// Every value is read as text (Herald parses numbers, sizes and durations itself), so the
+    /// parser resolves no tags: Yams compares keys by their resolved tags, and with its default
+    /// rules that runs seven regular expressions per key, the most of a large file's check.
+    static let resolver = Resolver.basic
+
+    /// `~`, `null`, `Null`, `NULL` or nothing, unquoted: YAML's null.
+    static func isNull(_ node: Node) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain || scalar.style == .any else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
     /// `key:` with nothing after it, `~`, `null` or `""`: the key keeps its default.
     private static func isBlank(_ node: Node) -> Bool {
-        node.null != nil || node.scalar.map { $0.string.isEmpty || $0.string == "null" } == true
+        isNull(node) || node.scalar.map { $0.string.isEmpty || $0.string == "null" } == true
     }
 }

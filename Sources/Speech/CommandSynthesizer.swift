@@ -9,18 +9,25 @@ import SoundFile
 /// argument. The text goes to standard input, never into an option: text that reads
 /// `-w/etc/x.wav hello` would otherwise be an option of the program. A program that only takes
 /// its text as an argument gets it through `{text}` placed after a literal `--` argument
-/// (`espeak-ng --stdout -- {text}`), where no program reads options.
+/// (`espeak-ng --stdout -- {text}`), where no program reads options. No shell is involved: the
+/// program is found on PATH by Herald and started directly, and a template whose program is a
+/// shell or interpreter that would run the text is refused (`CommandProgram`).
 public struct CommandSynthesizer: Synthesizer {
     public let engineName = "command"
     public let command: String
     public let timeout: Duration
+    /// PATH's folders, where a bare program name is looked up.
+    public let searchPath: String?
 
-    public init(command: String, timeout: Duration) {
+    public init(command: String, timeout: Duration,
+                searchPath: String? = ProcessInfo.processInfo.environment["PATH"]) {
         self.command = command
         self.timeout = timeout
+        self.searchPath = searchPath
     }
 
-    /// What is wrong with a command template, for `config check`; nil when it is usable.
+    /// What is wrong with a command template's shape, for `config check`; nil when it is usable.
+    /// Only the words are looked at; `programProblem` also looks the program up.
     public static func templateProblem(_ command: String) -> String? {
         let words = command.split(separator: " ").map(String.init)
         guard let first = words.first else { return "is empty; give a program that writes WAV on standard output" }
@@ -28,6 +35,8 @@ public struct CommandSynthesizer: Synthesizer {
         if first.contains("{") {
             return "'\(first)' is a placeholder where the program's name goes; start with the program, e.g. \"piper --output_file -\""
         }
+        // By the name as written; `programProblem` checks the name the links resolve to as well.
+        if let problem = CommandProgram(name: first).safetyProblem(arguments: Array(words.dropFirst())) { return problem }
         let separator = words.firstIndex(of: "--")
         for (index, word) in words.enumerated() where word.contains("{text}") {
             guard let separator, index > separator else {
@@ -35,6 +44,27 @@ public struct CommandSynthesizer: Synthesizer {
             }
         }
         return nil
+    }
+
+    /// The template's problem including its program: a path must be an executable file, a bare
+    /// name must be found in `searchPath`, and the program as its links resolve must not be a shell
+    /// or interpreter handed the text. Nil when the template is usable as it is.
+    public static func programProblem(_ command: String, searchPath: String?) -> String? {
+        if let problem = templateProblem(command) { return problem }
+        let words = command.split(separator: " ").map(String.init)
+        let program = CommandProgram.locate(words[0], searchPath: searchPath)
+        guard program.path != nil else { return missing(program.name, searchPath: searchPath) }
+        return program.safetyProblem(arguments: Array(words.dropFirst()))
+    }
+
+    static func missing(_ name: String, searchPath: String?) -> String {
+        if name.hasPrefix("/") {
+            return "no program \(name) (no executable file there); install it, or correct the path"
+        }
+        if name.contains("/") {
+            return "'\(name)' is a relative path; give the program's absolute path, or a bare name found on PATH"
+        }
+        return "no program '\(name)' on PATH (\(searchPath ?? "/usr/local/bin:/usr/bin:/bin")); install it, or give its absolute path"
     }
 
     public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
@@ -64,36 +94,41 @@ public struct CommandSynthesizer: Synthesizer {
     public func render(_ request: SpeechRequest) async throws -> Clip {
         guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
         let words = try arguments(for: request)
-        let usesTextArgument = command.contains("{text}")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = words
+        // Looked up and checked again at each run: the file under the name may have changed
+        // since the config was checked.
+        let program = CommandProgram.locate(words[0], searchPath: searchPath)
+        guard let executable = program.path else {
+            let reason = words[0].contains("/") ? "no executable file there" : "not found on PATH"
+            throw SpeechError.commandFailed("'\(words[0])' failed (\(reason)); install it, or correct speech.command")
+        }
+        let template = command.split(separator: " ").map(String.init)
+        if let problem = program.safetyProblem(arguments: Array(template.dropFirst())) {
+            throw SpeechError.commandFailed("speech.command \(problem)")
+        }
         let output = NSTemporaryDirectory() + "herald-tts-\(UUID().uuidString).wav"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let outputHandle = FileHandle(forWritingAtPath: output) else {
+            throw SpeechError.commandFailed("cannot create \(output) for the program's output")
+        }
         defer { try? FileManager.default.removeItem(atPath: output) }
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        do { try process.run() } catch {
+        let usesTextArgument = command.contains("{text}")
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try await ChildProcess.run(executable: executable, arguments: Array(words.dropFirst()),
+                                                 input: usesTextArgument ? nil : Data(request.text.utf8),
+                                                 output: outputHandle, timeout: timeout)
+        } catch {
+            try? outputHandle.close()
             throw SpeechError.commandFailed("cannot start '\(words[0])': \(error)")
         }
-        if !usesTextArgument {
-            // A program that exits without reading its input must not kill Herald with SIGPIPE:
-            // ignored, the write fails with EPIPE instead, and the exit status tells the story.
-            signal(SIGPIPE, SIG_IGN)
-            try? input.fileHandleForWriting.write(contentsOf: Data(request.text.utf8))
+        try? outputHandle.close()
+        if outcome.cancelled { throw CancellationError() }
+        guard !outcome.timedOut else {
+            throw SpeechError.commandFailed("'\(words[0])' did not finish within \(timeout); it was stopped")
         }
-        try? input.fileHandleForWriting.close()
-        let finished = try await waitForExit(process)
-        guard finished else {
-            process.terminate()
-            throw SpeechError.commandFailed("'\(words[0])' did not finish within \(timeout)")
-        }
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            let reason = process.terminationStatus == 127 ? "not found on PATH" : "exit \(process.terminationStatus)"
+        guard outcome.status == 0, !outcome.signalled else {
+            let message = outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+            let reason = outcome.signalled ? "killed by signal \(outcome.status)" : "exit \(outcome.status)"
             throw SpeechError.commandFailed("'\(words[0])' failed (\(reason))\(message.isEmpty ? "" : ": \(message)")")
         }
         do {
@@ -101,14 +136,5 @@ public struct CommandSynthesizer: Synthesizer {
         } catch {
             throw SpeechError.commandFailed("'\(words[0])' did not write audio on standard output: \(error)")
         }
-    }
-
-    private func waitForExit(_ process: Process) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return true
     }
 }

@@ -3,11 +3,17 @@ import HeraldApp
 import HeraldConfig
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// Reloads the config on SIGHUP and when the file changes. A config that does not check out is
 /// reported and the old one keeps running. With no file it waits for shutdown (a service that
 /// returns would end the whole daemon) and answers SIGHUP with a note, never by dying of it.
+///
+/// The file is read and checked on a thread of its own, never on the cooperative pool (two
+/// threads on two cores: a long check there would hold up the API and the queue), and the wait
+/// for it ends at shutdown: SIGTERM is never held up by a reload. Reload requests that arrive
+/// while one runs collapse into one more reload, which reads the file as it is then.
 struct ConfigReloader: Service {
     let daemon: AnnouncementDaemon
     let reminders: ReminderService
@@ -16,7 +22,7 @@ struct ConfigReloader: Service {
 
     func run() async throws {
         let file = live.value.configuration.file
-        let reloads = AsyncStream<String>.makeStream()
+        let reloads = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in await UnixSignalsSequence(trapping: .sighup) { reloads.continuation.yield("SIGHUP") }
@@ -53,7 +59,8 @@ struct ConfigReloader: Service {
     private func reload(file: String, reason: String) async {
         let current = live.value
         do {
-            let configuration = try await HeraldConfiguration.load(file: file, stateDirectory: current.configuration.stateDirectory)
+            let configuration = try await Self.load(file: file, stateDirectory: current.configuration.stateDirectory)
+            try Task.checkCancellation()
             let next = try current.reloaded(with: configuration)
             live.replace(with: next)
             await daemon.reload(next)
@@ -61,8 +68,57 @@ struct ConfigReloader: Service {
             Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
+        } catch is CancellationError {
+            logger.notice("config reload after \(reason) abandoned: the daemon is stopping")
         } catch {
             logger.error("config reload after \(reason) failed; the old config keeps running: \(error)")
+        }
+    }
+
+    /// `HeraldConfiguration.read` on a thread of its own. Cancelling the waiting task ends the
+    /// wait at once with `CancellationError` (the thread finishes its bounded check and its
+    /// result is dropped).
+    static func load(file: String, stateDirectory: String) async throws -> HeraldConfiguration {
+        let outcome = Outcome()
+        return try await withTaskCancellationHandler {
+            Thread.detachNewThread {
+                outcome.finish(Result { try HeraldConfiguration.read(file: file, stateDirectory: stateDirectory) })
+            }
+            return try await outcome.value.get()
+        } onCancel: {
+            outcome.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// The first result handed to it, whether it comes before or after the wait starts.
+    private final class Outcome: Sendable {
+        private struct State {
+            var result: Result<HeraldConfiguration, any Error>?
+            var waiter: CheckedContinuation<Result<HeraldConfiguration, any Error>, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        func finish(_ result: Result<HeraldConfiguration, any Error>) {
+            let waiter = state.withLock { state -> CheckedContinuation<Result<HeraldConfiguration, any Error>, Never>? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+
+        var value: Result<HeraldConfiguration, any Error> {
+            get async {
+                await withCheckedContinuation { continuation in
+                    let ready = state.withLock { state in
+                        if state.result == nil { state.waiter = continuation }
+                        return state.result
+                    }
+                    if let ready { continuation.resume(returning: ready) }
+                }
+            }
         }
     }
 

@@ -144,7 +144,7 @@ import Testing
               lead_in: never
             speech:
               engine: command
-              command: piper --output_file -
+              command: espeak-ng --stdout -v {voice}
               language: zh
               voice: cmn
               rate: 200
@@ -164,7 +164,7 @@ import Testing
             """)
         #expect(configuration.safeguard.leadIn == .never)
         let speech = configuration.speech
-        #expect(speech.engine == .command && speech.command == "piper --output_file -")
+        #expect(speech.engine == .command && speech.command == "espeak-ng --stdout -v {voice}")
         #expect(speech.language == "zh" && speech.voice == "cmn" && speech.rate == 200)
         #expect(speech.currency == .cny)
         #expect(speech.voiceAliases["nova"] == "en-gb+f2")
