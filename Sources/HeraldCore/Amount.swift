@@ -117,7 +117,7 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         case .surroundingSpace(let text, let space, let atStart):
             "amount: '\(text)' \(atStart ? "starts" : "ends") with \(Self.name(space)); send the digits alone, like 25.30"
         case .notANumber(let text): "amount: '\(text)' is not a number; write it like 25.30"
-        case .negative(let text): "amount: '\(text)' is negative; Herald announces payments received, write a positive amount"
+        case .negative(let text): "amount: '\(text)' is negative; a payment amount must be positive (Herald announces payments received)"
         case .notNumeric(let text): "amount: '\(text)' is not a plain decimal; write digits with an optional point, like 1250.75 (no separators, no exponent)"
         case .tooManyDecimals(let text, let currency):
             "amount: '\(text)' has more decimals than \(currency.code) has (\(currency.minorDigits))"

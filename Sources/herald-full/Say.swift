@@ -28,7 +28,9 @@ extension Herald {
             guard text.count <= 2000 else { throw ValidationError("TEXT is \(text.count) characters; say at most 2000 at once") }
             // Here, before a daemon or this process is asked: both refuse it in these words (the
             // lean front hands such a text to this command rather than to the daemon).
-            if let control = ControlCharacter.first(in: text) { throw ValidationError("\(control)") }
+            // One line, as the refusals of what a text or an amount holds are (no usage: the
+            // command was typed right).
+            if let control = ControlCharacter.first(in: text) { throw fail("\(control)") }
         }
 
         func run() async throws {
@@ -68,9 +70,9 @@ extension Herald {
         var amount: String { (given.before.filter { !$0.hasPrefix("-") || $0 == "-" } + given.after).first ?? "" }
 
         func validate() throws {
-            // -5, -0.50, -.5: a number, not an option; said as the API says it.
+            // -5, -0.50, -.5: a number, not an option; refused in one line, as the API refuses it.
             if let negative = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }) {
-                throw ValidationError("a payment amount must be positive: '\(negative)' is negative; Herald announces payments received")
+                throw fail(AmountError.negative(negative))
             }
             if let option = given.before.first(where: { $0.hasPrefix("-") && $0 != "-" }) { throw ValidationError("Unknown option '\(option)'") }
             let values = Array(given.before) + given.after

@@ -11,10 +11,11 @@ extension OnTheTestSink {
     }
 
     /// Runs `herald ARGS` (the lean front, as users do): a failure mentioning `mentions`, the sink untouched.
-    func refused(_ harness: HeraldHarness, _ arguments: [String], mentions: String) throws -> String {
+    func refused(_ harness: HeraldHarness, _ arguments: [String], mentions: String, oneLine: Bool = true) throws -> String {
         let before = try SoundServer.readSink()
         let result = try harness.herald(arguments)
         #expect(result.status != 0)
+        if oneLine { #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)") }
         #expect(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
         #expect(try SoundServer.readSink() == before, "the sink is untouched")
         return result.stderr
@@ -42,15 +43,15 @@ extension OnTheTestSink {
     @Test func aNegativeAmountIsRefusedAsSuch() throws {
         let harness = try HeraldHarness()
         for amount in ["-5", "-5.50", "-.5"] {
-            let stderr = try refused(harness, ["pay", amount], mentions: "a payment amount must be positive: '\(amount)' is negative")
+            let stderr = try refused(harness, ["pay", amount], mentions: "amount: '\(amount)' is negative; a payment amount must be positive")
             #expect(!stderr.contains("Missing expected argument"))
         }
         _ = try refused(harness, ["pay", "--currency", "EUR", "-5"], mentions: "a payment amount must be positive")
         _ = try refused(harness, ["pay", "--", "-5"], mentions: "a payment amount must be positive")
         // What the parser said before still reads the same for what is not a number.
-        _ = try refused(harness, ["pay"], mentions: "Missing expected argument '<amount>'")
-        _ = try refused(harness, ["pay", "5", "--bogus"], mentions: "Unknown option '--bogus'")
-        _ = try refused(harness, ["pay", "5", "6"], mentions: "Unexpected argument '6'")
+        _ = try refused(harness, ["pay"], mentions: "Missing expected argument '<amount>'", oneLine: false)
+        _ = try refused(harness, ["pay", "5", "--bogus"], mentions: "Unknown option '--bogus'", oneLine: false)
+        _ = try refused(harness, ["pay", "5", "6"], mentions: "Unexpected argument '6'", oneLine: false)
         #expect(try harness.history().isEmpty)
         let help = try harness.herald(["pay", "--help"]).stdout
         #expect(help.contains("[--local] <amount> [--currency <currency>]"), "one amount, not optional: \(help)")
