@@ -138,6 +138,9 @@ let package = Package(
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
         .testTarget(
+            name: "HeraldAppTests",
+            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(

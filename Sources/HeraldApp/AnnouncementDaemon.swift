@@ -58,7 +58,9 @@ public actor AnnouncementDaemon {
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     private var sessionIsFresh = false
     private var session: SafeguardSession?
-    private var waiters: [String: [CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
+    /// Requests waiting for an announcement's outcome (`?wait=true`), by announcement id, each
+    /// under a token of its own so a client that hangs up can take its waiter back.
+    private var waiters: [String: [UUID: CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
     /// The inserts of rows being written now, by announcement id (`submit`).
     private var inserting: [String: RowInsert] = [:]
     /// Request ids accepted whose rows are being written (source, client, id), to their
@@ -218,10 +220,32 @@ public actor AnnouncementDaemon {
         return try await context.store.announcement(id: id)
     }
 
+    /// Waits for the outcome of `id`; nil when the daemon stops or the waiting task is cancelled
+    /// (its client hung up), and then the waiter is removed at once, not when the announcement ends.
+    /// Whoever resumes a waiter takes it out of `waiters` first: it is resumed exactly once.
     private func waitFor(_ id: String) async -> AnnouncementRecord? {
         guard !machine.stopping else { return nil }
-        return await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
+        let token = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Cancelled before the waiter exists: nothing to register, nothing to wait for.
+                if Task.isCancelled { return continuation.resume(returning: nil) }
+                waiters[id, default: [:]][token] = continuation
+            }
+        } onCancel: {
+            // Cancelled after: runs once this turn of the actor (the registration) is over.
+            Task { await self.stopWaiting(id, token) }
+        }
     }
+
+    private func stopWaiting(_ id: String, _ token: UUID) {
+        guard let waiter = waiters[id]?.removeValue(forKey: token) else { return }
+        if waiters[id]?.isEmpty == true { waiters[id] = nil }
+        waiter.resume(returning: nil)
+    }
+
+    /// How many requests wait for an outcome, for tests.
+    var waiterCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
 
     /// Plays announcements as they come until `stop()`; then fades out whatever plays, restores
     /// the sink and returns, leaving the rest queued for the next start.
@@ -273,8 +297,9 @@ public actor AnnouncementDaemon {
         wake.finish()
         changes.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
-        for (_, list) in waiters { for waiter in list { waiter.resume(returning: nil) } }
+        let answered = waiters
         waiters = [:]
+        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
     }
 
     public func snapshot() async -> Snapshot {
@@ -594,13 +619,14 @@ public actor AnnouncementDaemon {
     }
 
     private func notify(_ record: AnnouncementRecord) {
-        for waiter in waiters.removeValue(forKey: record.id) ?? [] { waiter.resume(returning: record) }
+        for waiter in (waiters.removeValue(forKey: record.id) ?? [:]).values { waiter.resume(returning: record) }
     }
 
     private func shutdown() async {
         await closeSession()
-        for (_, list) in waiters { for waiter in list { waiter.resume(returning: nil) } }
+        let answered = waiters
         waiters = [:]
+        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
     }
 
     /// Announcements accepted before a stop, not yet played: queued again, in order.

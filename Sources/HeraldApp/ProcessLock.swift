@@ -34,7 +34,12 @@ public final class ProcessLock: Sendable {
         // Padded to a fixed width, so it overwrites any earlier holder's without a truncate (a
         // synced change of the file's size, before every announcement's first word).
         let pid = String(getpid()).padding(toLength: 11, withPad: " ", startingAt: 0) + "\n"
-        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        let written = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        guard written == pid.utf8.count else {
+            let reason = written < 0 ? String(cString: strerror(errno)) : "wrote \(written) of \(pid.utf8.count) bytes"
+            close(descriptor)
+            throw HeraldFailure.io("cannot write this process's id into the lock file \(path): \(reason)")
+        }
         return ProcessLock(descriptor: descriptor)
     }
 

@@ -16,9 +16,10 @@ public enum SocketProbe {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        // SO_SNDTIMEO bounds a blocking connect(2) on a UNIX socket.
+        // SO_SNDTIMEO bounds a blocking connect(2) on a UNIX socket; unbounded, the probe could
+        // hang for as long as a stuck daemon's backlog stays full, so no answer within the timeout.
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else { return false }
         return RuntimePaths.connect(fd, unixPath: path)
     }
 

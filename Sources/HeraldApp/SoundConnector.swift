@@ -62,7 +62,16 @@ public actor SoundConnector {
                 continue
             }
             // Events end when the connection dies: that is the signal to connect again.
-            guard let events = try? await connection.events() else { continue }
+            let events: AsyncStream<SoundEvent>
+            do {
+                events = try await connection.events()
+            } catch {
+                // Refused while connected: again after a while, not in a tight loop of requests.
+                let delay = backoff.next()
+                logger.warning("could not subscribe to the sound server's events (\(error)); trying again in \(delay)")
+                try? await Task.sleep(for: delay)
+                continue
+            }
             for await event in events {
                 switch event {
                 case .sinkAdded, .sinkRemoved, .serverChanged: changed()

@@ -24,9 +24,11 @@ public enum DaemonExchange {
         defer { close(fd) }
         // herald-full's limit for an answer; on a UNIX socket the send timeout bounds connect too
         // (a daemon whose backlog is full).
+        // Without them connect and recv could block for ever: herald-full then sends it its way.
         var limit = timeval(tv_sec: 600, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
+            guard setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else { return .notSent }
+        }
         guard RuntimePaths.connect(fd, unixPath: socketPath) else { return .notSent }
         let bodyBytes = Array(body.utf8)
         let head = "POST \(path) HTTP/1.1\r\nHost: localhost\r\nAccept: text/plain\r\n"

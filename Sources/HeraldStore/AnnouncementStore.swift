@@ -10,7 +10,8 @@ import Logging
 /// full, a read-only or corrupt file), they go to an in-memory database of the same schema, the
 /// journal (kept in a file of its own beside the database) to a file in the runtime directory
 /// while that one cannot be written (or to memory, with a loud warning), and `degraded`
-/// says why. `flush()` writes what waits once the file is usable again. Reads see both.
+/// says why. `flush()` writes what waits once the file is usable again. Reads see both (and the
+/// rows on their way from one to the other).
 public actor AnnouncementStore: RestoreJournal {
     /// A thread of its own (one for every store): the journal's synced writes block, and on the
     /// cooperative pool (one thread per core) a stalled disk would hold up the API and the sound
@@ -22,7 +23,14 @@ public actor AnnouncementStore: RestoreJournal {
     var file: AppDatabase?
     let path: String
     /// Rows written while the file could not be: same schema, so every query works on both.
-    let memory: AppDatabase
+    /// Written without an await (`recordNow`), so `flush` can hand it off in one step: a write
+    /// that suspended could land in it after `flush` copied it.
+    var memory: AppDatabase
+    /// Buffers `flush` took from `memory` (oldest first) and is copying to the file: read-only,
+    /// and still read, until every one of them is in the file.
+    var handedOff: [AppDatabase] = []
+    /// A flush is under way (the actor is open to other calls while it awaits the disk).
+    var flushing = false
     /// The restore journal, beside the database (`<database>.restore-journal.0` and `.1`).
     let journal: JournalFile
     /// Where the journal goes while `journal` cannot be written (the runtime folder).
@@ -37,6 +45,12 @@ public actor AnnouncementStore: RestoreJournal {
     let logger: Logger
     /// Why the log is not being written to its file, or nil when it is.
     public internal(set) var degraded: String?
+    /// Tests only: called by `flush` after each row it copied to the file, while it still holds
+    /// the actor open to other calls (a slow disk, made observable).
+    var flushObserver: (@Sendable (AnnouncementRecord) async -> Void)?
+
+    /// Tests only: see `flushObserver`.
+    func observeFlush(_ observer: (@Sendable (AnnouncementRecord) async -> Void)?) { flushObserver = observer }
 
     /// The log over `opened`, the file at `path` (or why it could not be opened: the store then
     /// starts degraded, in memory, and `flush` keeps trying to open it).
@@ -94,36 +108,58 @@ public actor AnnouncementStore: RestoreJournal {
         }
         var inserted = false
         if await onFile("log an announcement", { inserted = try await $0.insertIfNew(record) }) { return inserted }
-        return try await memory.insertIfNew(record)
+        // No await from the look to the insert: a claim on its way to the file is still a claim.
+        if let requestID = record.requestID,
+           try handedOff.contains(where: { try $0.claimsNow(source: record.source, client: record.client, requestID: requestID) }) {
+            return false
+        }
+        return try memory.insertNowIfNew(record)
     }
 
     /// Inserts or replaces the row with `record.id`.
     public func record(_ record: AnnouncementRecord) async throws {
         if await onFile("log an announcement", { try await $0.record(record) }) { return }
-        try await memory.record(record)
+        // An update of a row `flush` is copying lands here, newer, and reaches the file after it.
+        try memory.recordNow(record)
     }
 
+    /// The rows not in the file yet, newest first: `memory`, then what `flush` is copying.
+    var buffers: [AppDatabase] { [memory] + handedOff.reversed() }
+
     public func announcement(id: String) async throws -> AnnouncementRecord? {
-        if let waiting = try await memory.announcement(id: id) { return waiting }
+        for buffer in buffers { if let waiting = try await buffer.announcement(id: id) { return waiting } }
         return try await file?.announcement(id: id)
     }
 
     public func announcement(source: AnnouncementSource, client: String, requestID: String) async throws -> AnnouncementRecord? {
-        if let waiting = try await memory.announcement(source: source, client: client, requestID: requestID) { return waiting }
+        for buffer in buffers {
+            if let waiting = try await buffer.announcement(source: source, client: client, requestID: requestID) { return waiting }
+        }
         return try await fileRead { try await $0.announcement(source: source, client: client, requestID: requestID) } ?? nil
     }
 
     /// Rows accepted but never finished, oldest first.
     public func unfinished() async throws -> [AnnouncementRecord] {
-        merged(try await fileRead { try await $0.unfinished() } ?? [], try await memory.unfinished())
-            .sorted { $0.queuedAt < $1.queuedAt }
+        var rows = try await fileRead { try await $0.unfinished() } ?? []
+        // Oldest buffer first, so a newer copy of a row replaces an older one; a row finished in a
+        // newer buffer drops out.
+        for buffer in buffers.reversed() {
+            let finished = Set(try await buffer.announcements(since: nil, outcome: nil, limit: .max).map(\.id))
+            rows = merged(rows.filter { !finished.contains($0.id) }, try await buffer.unfinished())
+        }
+        return rows.sorted { $0.queuedAt < $1.queuedAt }
     }
 
     /// Rows newest first, optionally since a date and with one outcome.
     public func announcements(since: Date?, outcome: Outcome?, limit: Int) async throws -> [AnnouncementRecord] {
-        let onFile = try await fileRead { try await $0.announcements(since: since, outcome: outcome, limit: limit) } ?? []
-        let waiting = try await memory.announcements(since: since, outcome: outcome, limit: limit)
-        return Array(merged(onFile, waiting).sorted { $0.queuedAt > $1.queuedAt }.prefix(limit))
+        var rows = try await fileRead { try await $0.announcements(since: since, outcome: outcome, limit: limit) } ?? []
+        for buffer in buffers.reversed() {
+            let newer = try await buffer.announcements(since: nil, outcome: nil, limit: .max)
+            let newIDs = Set(newer.map(\.id))
+            rows = rows.filter { !newIDs.contains($0.id) }
+                + newer.filter { row in (since.map { row.queuedAt >= $0 } ?? true) && (outcome.map { row.outcome == $0 } ?? true) }
+        }
+        return Array(rows.sorted { $0.queuedAt > $1.queuedAt }.prefix(limit))
     }
 
     public func recent(limit: Int) async throws -> [AnnouncementRecord] {
@@ -133,6 +169,8 @@ public actor AnnouncementStore: RestoreJournal {
     /// Forgets request ids older than `days`, so they may be used again.
     public func expireRequestIDs(olderThan days: Int, now: Date) async throws {
         _ = await onFile("expire request ids") { try await $0.expireRequestIDs(olderThan: days, now: now) }
+        // Not the buffers `flush` is copying (read-only): their ids expire in the file, next time.
+        // This one may be handed off during the await; an expiry lost so is made again later.
         try await memory.expireRequestIDs(olderThan: days, now: now)
     }
 

@@ -69,11 +69,6 @@ extension AppDatabase: AnnouncementLog {
         }
     }
 
-    /// Deletes every row (the in-memory log, once written to the file).
-    func deleteAll() async throws {
-        _ = try await writer.write { db in try AnnouncementRecord.deleteAll(db) }
-    }
-
     /// Number of logged announcements with `outcome` (all of them when nil).
     public func count(outcome: Outcome? = nil) async throws -> Int {
         try await writer.read { db in
@@ -81,5 +76,42 @@ extension AppDatabase: AnnouncementLog {
             if let outcome { request = request.filter(Column("outcome") == outcome.rawValue) }
             return try request.fetchCount(db)
         }
+    }
+}
+
+// MARK: Synchronous, for the in-memory log
+//
+// The store's in-memory buffer is written without an await (microseconds, on the store's own
+// thread): a write that suspended could land in a buffer `flush` has already handed off and copied.
+extension AppDatabase {
+    /// Inserts or replaces the row with `record.id`, blocking.
+    func recordNow(_ record: AnnouncementRecord) throws {
+        try writer.write { db in try record.save(db) }
+    }
+
+    /// Inserts a new row, blocking; false when its (source, client, request_id) is already there.
+    func insertNowIfNew(_ record: AnnouncementRecord) throws -> Bool {
+        try writer.write { db in
+            do {
+                try record.insert(db)
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                return false
+            }
+        }
+    }
+
+    /// Whether a client of a source already sent `requestID`, blocking.
+    func claimsNow(source: AnnouncementSource, client: String, requestID: String) throws -> Bool {
+        try writer.read { db in
+            try AnnouncementRecord.filter(Column("source") == source.rawValue && Column("client") == client
+                                          && Column("request_id") == requestID)
+                .fetchCount(db) > 0
+        }
+    }
+
+    /// True when the log holds no row, blocking.
+    func isEmptyNow() throws -> Bool {
+        try writer.read { db in try AnnouncementRecord.fetchCount(db) == 0 }
     }
 }

@@ -57,7 +57,7 @@ public struct AppDatabase: Sendable {
         // Two processes opening a new file at once would both create the tables; GRDB's migrator
         // does not guard against another process, so an exclusive lock file serializes migrations.
         self.writer = queue
-        try Self.withExclusiveLock(path: path + ".migrate-lock") { try Self.migrator.migrate(queue) }
+        try Self.withMigrationLock(database: path) { try Self.migrator.migrate(queue) }
     }
 
     /// Why `folder` (or the nearest folder above it that exists) cannot be written.
@@ -67,14 +67,28 @@ public struct AppDatabase: Sendable {
         return access(existing, W_OK) == 0 ? "\(existing) is writable; check the path" : "\(existing): \(String(cString: strerror(errno)))"
     }
 
-    private static func withExclusiveLock(path: String, _ body: () throws -> Void) throws {
+    private static func withMigrationLock(database: String, _ body: () throws -> Void) throws {
+        let path = database + ".migrate-lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         defer { close(descriptor) }  // Closing releases the lock.
-        _ = flock(descriptor, LOCK_EX)
+        try lockExclusively(descriptor, database: database)
         try body()
+    }
+
+    /// Waits for an exclusive lock on `descriptor`. A signal that interrupts the wait (EINTR) does
+    /// not let the migration run unlocked: the wait goes on; any other failure is thrown.
+    /// - Parameter take: `flock(2)`; another function in tests.
+    static func lockExclusively(_ descriptor: Int32, database: String,
+                                take: (Int32, Int32) -> Int32 = { flock($0, $1) }) throws(DatabaseLocationError) {
+        while take(descriptor, LOCK_EX) != 0 {
+            let error = errno
+            guard error == EINTR else {
+                throw DatabaseLocationError(path: database, problem: "its migration lock \(database).migrate-lock cannot be taken (\(String(cString: strerror(error))))")
+            }
+        }
     }
 
     /// Wraps an open database (an in-memory queue in tests) and migrates it.

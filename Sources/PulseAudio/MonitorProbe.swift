@@ -14,6 +14,8 @@ public final class MonitorProbe: @unchecked Sendable {
     private var resting = false
     /// The first loud moment since `arm`, kept until `heard()` asks.
     private var detected: ContinuousClock.Instant?
+    /// Why `arm` could not start recording again, for `heard()` to throw.
+    private var armFailure: SoundSystemError?
     /// When the last sample above the threshold arrived.
     private var lastLoud = ContinuousClock.now
     static let rate = 48_000
@@ -67,10 +69,15 @@ public final class MonitorProbe: @unchecked Sendable {
         connection.withLock {
             self.threshold = threshold
             detected = nil
+            armFailure = nil
             armed = true
             if resting, let stream {
-                resting = false
-                if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
+                do throws(SoundSystemError) {
+                    try PulseOperation.send("uncork the probe", on: stream, pa_stream_cork(stream, 0, nil, nil))
+                    resting = false
+                } catch {
+                    armFailure = error
+                }
             }
         }
     }
@@ -80,8 +87,8 @@ public final class MonitorProbe: @unchecked Sendable {
     public func rest() {
         connection.withLock {
             guard !resting, let stream else { return }
-            resting = true
-            if let operation = pa_stream_cork(stream, 1, nil, nil) { pa_operation_unref(operation) }
+            // Refused, it goes on recording; the next `arm` has nothing to uncork.
+            resting = (try? PulseOperation.send("cork the probe", on: stream, pa_stream_cork(stream, 1, nil, nil))) != nil
         }
     }
 
@@ -96,7 +103,7 @@ public final class MonitorProbe: @unchecked Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             connection.withLock {
                 waiter = continuation
-                if let detected { resume(.success(detected)) }
+                if let armFailure { resume(.failure(armFailure)) } else if let detected { resume(.success(detected)) }
             }
         }
     }

@@ -93,8 +93,11 @@ final class PulsePlayback: @unchecked Sendable {
         if warm != nil {
             // Connected and corked since the last announcement: the data written next plays once
             // the prebuffer is reached, with no round trip to create a stream.
-            if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
             warmTouched = true
+            do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
+                // Still corked, it would never play nor drain: fail now, not at the watchdog.
+                return finish(error)
+            }
         } else if let error = Self.connect(stream, sinkName: sinkName, corked: false) {
             finish(error)
         }
@@ -192,7 +195,11 @@ final class PulsePlayback: @unchecked Sendable {
                 playback.finish(success != 0 ? nil : .operationFailed(
                     "drain: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
             }, Unmanaged.passUnretained(self).toOpaque())
-            drainOperation = operation
+            // Not started, no callback will ever come: fail now rather than hold the queue until
+            // the watchdog (60 s and more) gives up.
+            do throws(SoundSystemError) { drainOperation = try PulseOperation.started("drain", operation, context: pa_stream_get_context(stream)) } catch {
+                finish(error)
+            }
         }
     }
 
@@ -240,7 +247,10 @@ final class PulsePlayback: @unchecked Sendable {
     /// Pauses (corks) or resumes the stream; false when it is not playing. Called with the lock held.
     func setPaused(_ paused: Bool) -> Bool {
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY, (pausedAt != nil) != paused else { return false }
-        if let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        // Refused: neither paused nor resumed, and the time paused stays as it was.
+        guard (try? PulseOperation.send(paused ? "cork" : "uncork", on: stream, pa_stream_cork(stream, paused ? 1 : 0, nil, nil))) != nil else {
+            return false
+        }
         if paused {
             pausedAt = .now
         } else if let pausedAt {
@@ -254,9 +264,10 @@ final class PulsePlayback: @unchecked Sendable {
     func stopNow() {
         stoppedEarly = true
         cancelled = true
-        if let stream, pa_stream_get_state(stream) == PA_STREAM_READY,
-           let operation = pa_stream_flush(stream, nil, nil) {
-            pa_operation_unref(operation)
+        if let stream, pa_stream_get_state(stream) == PA_STREAM_READY {
+            // A refused flush lets the buffered rest play until `tearDown` disconnects the stream,
+            // which drops it as well: nothing to do about it here.
+            _ = try? PulseOperation.send("flush", on: stream, pa_stream_flush(stream, nil, nil))
         }
         finish(nil)
     }

@@ -45,7 +45,10 @@ final class WarmStream: @unchecked Sendable {
         lent = false
         spent = !reusable
         // Corked either way: an uncorked input, even an empty one, keeps the sink from suspending.
-        if state == PA_STREAM_READY, let operation = pa_stream_cork(stream, 1, nil, nil) { pa_operation_unref(operation) }
+        // One that cannot be corked is spent: its owner closes it.
+        if state == PA_STREAM_READY, (try? PulseOperation.send("cork", on: stream, pa_stream_cork(stream, 1, nil, nil))) == nil {
+            spent = true
+        }
     }
 
     /// Disconnects and frees it; it must not be lent. Called with the lock held.

@@ -62,8 +62,21 @@ public actor EspeakSynthesizer: Synthesizer {
     /// Applies the voice and parameters; called by `synthesize` too, so a bad voice fails the call itself.
     private func select(_ request: SpeechRequest) throws {
         guard espeak_SetVoiceByName(request.voice) == EE_OK else { throw SpeechError.unknownVoice(request.voice) }
-        espeak_SetParameter(espeakRATE, Int32(max(80, min(450, request.rate))), 0)
-        espeak_SetParameter(espeakPITCH, Int32(max(0, min(100, request.pitch))), 0)
+        // Within espeak-ng's own limits; a refusal would otherwise leave the last request's rate.
+        let rate = max(80, min(450, request.rate)), pitch = max(0, min(100, request.pitch))
+        try Self.check(espeak_SetParameter(espeakRATE, Int32(rate), 0), "espeak_SetParameter(rate \(rate))")
+        try Self.check(espeak_SetParameter(espeakPITCH, Int32(pitch), 0), "espeak_SetParameter(pitch \(pitch))")
+    }
+
+    /// Turns an espeak-ng result other than `EE_OK` into an error naming the call.
+    static func check(_ result: espeak_ERROR, _ call: @autoclosure () -> String) throws(SpeechError) {
+        guard result != EE_OK else { return }
+        let meaning = switch result {
+        case EE_BUFFER_FULL: "its buffer is full"
+        case EE_NOT_FOUND: "not found"
+        default: "internal error"
+        }
+        throw .engineUnavailable("\(call()) returned \(result.rawValue) (\(meaning))")
     }
 
     /// Runs one synthesis to its end; espeak_Synth calls back with each chunk as it goes.

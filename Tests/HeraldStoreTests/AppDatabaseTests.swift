@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import HeraldStore
+@testable import HeraldStore
 import Testing
 
 @Suite struct AppDatabaseTests {
@@ -34,5 +34,35 @@ import Testing
         #expect(rows[1] == first)
         #expect(try await database.count(outcome: .failed) == 1)
         #expect(try await database.recent(limit: 1).count == 1)
+    }
+}
+
+/// The lock that serializes migrations between processes: a signal during the wait (EINTR) does
+/// not let the migration run unlocked, and a lock that cannot be taken is an error that says so.
+@Suite struct MigrationLockTests {
+    @Test func anInterruptedWaitGoesOnWaiting() throws {
+        var calls = 0
+        try AppDatabase.lockExclusively(7, database: "/tmp/x.sqlite") { descriptor, operation in
+            #expect(descriptor == 7 && operation == LOCK_EX)
+            calls += 1
+            guard calls >= 3 else {
+                errno = EINTR
+                return -1
+            }
+            return 0
+        }
+        #expect(calls == 3, "twice interrupted, then taken")
+    }
+
+    @Test func aLockThatCannotBeTakenIsAnError() {
+        #expect {
+            try AppDatabase.lockExclusively(7, database: "/srv/herald.sqlite") { _, _ in
+                errno = ENOLCK
+                return -1
+            }
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("/srv/herald.sqlite.migrate-lock") && text.contains(String(cString: strerror(ENOLCK)))
+        }
     }
 }

@@ -42,7 +42,8 @@ public actor ReminderService {
     private let now: @Sendable () -> Date
     private var reminders: [String: StoredReminder] = [:]
     private let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    private var escalations: [Task<Void, Never>] = []
+    /// Webhook deliveries under way, each removed by itself when it ends (cancelled at the end of `run`).
+    private var escalations: [UUID: Task<Void, Never>] = [:]
 
     /// - Parameter now: the wall clock; reminders are due at wall-clock times.
     public init(live: LiveContext, daemon: AnnouncementDaemon, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -75,15 +76,27 @@ public actor ReminderService {
             _ = await wakeUps.next()
             timer.cancel()
         }
-        for task in escalations { task.cancel() }
+        for task in escalations.values { task.cancel() }
     }
+
+    /// Starts a delivery in a task of its own: a slow or failing webhook never holds a reminder back.
+    private func startEscalation(_ delivery: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        // Inserted before the task can reach the actor again, so its removal always finds it.
+        escalations[id] = Task {
+            await delivery()
+            escalationEnded(id)
+        }
+    }
+
+    private func escalationEnded(_ id: UUID) { escalations[id] = nil }
 
     /// Webhook deliveries the last stop cut off go on where they were.
     private func resumeEscalations() async {
         do {
             let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts, logger: logger)
             for row in try await database.unfinishedEscalations() {
-                escalations.append(Task { await escalator.resume(row) })
+                startEscalation { await escalator.resume(row) }
             }
         } catch {
             logger.error("could not read the escalations left by the last stop: \(error)")
@@ -244,9 +257,7 @@ public actor ReminderService {
                                         due: due, outcome: reason.rawValue, priority: reminder.priority.rawValue, sentAt: moment)
             let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts,
                                       logger: logger)
-            // Its own task: a slow or failing webhook never holds a reminder back.
-            escalations.removeAll { $0.isCancelled }
-            escalations.append(Task { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) })
+            startEscalation { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) }
         }
     }
 
