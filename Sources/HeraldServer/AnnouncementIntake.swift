@@ -49,8 +49,9 @@ public struct AnnouncementIntake: Sendable {
             request = try await validator.request(from: try decodeJSON(NativeAnnouncement.self, from: bytes), source: source)
         }
         request.client = client
+        let owner = request.requestID.map { "\(source.rawValue)\u{1F}\(client)\u{1F}\($0)" }
         request.signedBy = try checkSignature(signature, over: bytes, kind: SignedKind(request.body), trusted: trusted,
-                                              requestID: request.requestID, via: source == .mqtt ? "mqtt" : "http")
+                                              owner: owner, via: source == .mqtt ? "mqtt" : "http")
         return request
     }
 
@@ -58,8 +59,10 @@ public struct AnnouncementIntake: Sendable {
     /// naming what was wrong when a signature is wrong, stale or reused, or missing where
     /// `api.require_signature` asks for one. A wrong signature is refused even where none is
     /// required: it means the body was changed, or the sender holds no secret of this hub's.
+    /// - Parameter owner: the request's source, client and request id; nil when it has no request
+    ///   id. A signature already used by another owner (or by any request without an id) is refused.
     func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
-                        requestID: String?, via: String) throws -> String? {
+                        owner: String?, via: String) throws -> String? {
         let api = live.value.configuration.api
         guard let signature else {
             guard trusted || !api.requireSignature.contains(kind) else {
@@ -68,13 +71,13 @@ public struct AnnouncementIntake: Sendable {
             return nil
         }
         do throws(RequestSignature.Problem) {
-            let (name, mac) = try RequestSignature.verify(signature, body: bytes, secrets: api.signingSecrets,
-                                                          tolerance: api.signatureTolerance)
-            // A signed request without a request id, sent again (captured, or retried): nothing
-            // would tell the two apart, so the second is refused rather than said twice.
-            if requestID == nil, !Self.seen.firstUse(mac, until: Date() + api.signatureTolerance.inSeconds + 1) {
-                throw RequestSignature.Problem.reused
-            }
+            let (name, mac, time) = try RequestSignature.verify(signature, body: bytes, secrets: api.signingSecrets,
+                                                                tolerance: api.signatureTolerance)
+            // A signed request sent again (captured, or retried) by any way in is refused, unless it
+            // is the same request again, which the dedup answers with the original. Kept until the
+            // signature itself expires: t + tolerance (t may be ahead of this clock).
+            let expiry = Date(timeIntervalSince1970: Double(time) + api.signatureTolerance.inSeconds + 1)
+            guard Self.seen.firstUse(mac, owner: owner, until: expiry) else { throw RequestSignature.Problem.reused }
             return name
         } catch {
             throw refusal(error, via: via)

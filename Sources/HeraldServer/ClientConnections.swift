@@ -51,6 +51,17 @@ final class ClientConnections: Sendable {
 
     /// How many connections `address` holds now (for tests).
     func count(_ address: String) -> Int { open.withLock { $0[address]?.count ?? 0 } }
+
+    /// The client a limit counts `address` as: all of loopback is one (a process may pick any
+    /// 127.x.y.z as its source, so counting them apart would let it dodge every limit), and an
+    /// IPv6 address by its /64 (one host's privacy addresses). Local processes are told apart only
+    /// by tokens, or by the UNIX socket's file modes.
+    static func key(for address: String) -> String {
+        if address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") { return "loopback" }
+        guard address.contains(":") else { return address }
+        let groups = address.split(separator: ":", omittingEmptySubsequences: false)
+        return groups.prefix(4).joined(separator: ":") + "::/64"
+    }
 }
 
 /// One connection's part in `ClientConnections`, and the deadline for its first request head:
@@ -67,6 +78,8 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
     private var address: String?
     private var deadline: Scheduled<Void>?
     private var sawHead = false
+    /// Closed at once for its address's cap: later handlers never hear it was active.
+    private var refused = false
 
     init(connections: ClientConnections, headDeadline: TimeAmount) {
         self.connections = connections
@@ -79,20 +92,23 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         start(context)
-        context.fireChannelActive()
+        if !refused { context.fireChannelActive() }
     }
 
     private func start(_ context: ChannelHandlerContext) {
         guard deadline == nil, !sawHead else { return }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: headDeadline) {
+            HeraldMetrics.refused(.connections, via: "http")
             loopBound.value.close(promise: nil)
         }
         // A UNIX socket's peer has no address: its folder admits only the daemon's user.
         guard address == nil, let ip = context.channel.remoteAddress?.ipAddress else { return }
-        address = ip
-        if !connections.admit(context.channel, address: ip) {
+        let key = ClientConnections.key(for: ip)
+        address = key
+        if !connections.admit(context.channel, address: key) {
             HeraldMetrics.refused(.connections, via: "http")
+            refused = true
             context.close(promise: nil)
         }
     }
@@ -108,8 +124,13 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), let address { connections.setBusy(false, context.channel, address: address) }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data), let address else { return context.write(data, promise: promise) }
+        // Idle once the answer's end is written to the socket, not when it is queued: an eviction
+        // before then would cut off an answer (an accepted POST would look failed).
+        let written = promise ?? context.eventLoop.makePromise()
+        let (connections, channel) = (connections, context.channel)
+        written.futureResult.whenComplete { _ in connections.setBusy(false, channel, address: address) }
+        context.write(data, promise: written)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -86,7 +86,7 @@ extension HeraldAPI {
             // signed when it is created.
             _ = try intake.checkSignature(request.headers[Self.signatureField], over: bytes,
                                           kind: payload.clip == nil ? .text : .clip, trusted: context.overLocalSocket,
-                                          requestID: nil, via: "http")
+                                          owner: nil, via: "http")
             return JSONResponse(status: .created, value: try await service.add(reminder))
         }
         on(.get, "/v1/reminders") { _, _ in JSONResponse(value: try await requireReminders().list()) }
@@ -101,7 +101,7 @@ extension HeraldAPI {
         on(.get, "/v1/reminders/{id}") { _, context in
             let id = try context.pathID()
             guard let listing = try await requireReminders().listing(id: id) else {
-                throw APIError(.notFound, field: "id", "no reminder \(id)")
+                throw APIError(.notFound, field: "id", "no reminder '\(id)'")
             }
             return JSONResponse(value: listing)
         }
@@ -163,7 +163,7 @@ extension HeraldAPI {
     static func apiError(_ refusal: ReminderService.Refusal) -> APIError {
         switch refusal {
         case .unknown(let id):
-            APIError.badRequest("id", "no reminder \(id); GET /v1/reminders lists them")
+            APIError.badRequest("id", "no reminder '\(id)'; GET /v1/reminders lists them")
         case .notWaiting(let id):
             APIError.badRequest("id", "reminder \(id) is not waiting for an acknowledgement (it has not been said since the last one, or has no repeat)")
         case .ownedByConfig(let id):

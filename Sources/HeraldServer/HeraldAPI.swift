@@ -40,9 +40,10 @@ public struct HeraldAPI: Sendable {
         let live = self.live
         let routes = RouteTable()
         router.add(middleware: JSONErrorMiddleware(routes: routes, logger: context.logger))
-        // The rate limit first, so a flood of refused requests is slowed too; then what a browser could send.
-        router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api }, limiter: RateLimiter()))
+        // What a browser could send is refused first, before it counts against anyone's rate: a
+        // web page looping refused requests must not use up the tills' allowance.
         router.add(middleware: BrowserGuard(api: { live.value.configuration.api }))
+        router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api }, limiter: RateLimiter()))
         var limit: Int { live.value.configuration.api.maxBodyBytes }
         func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
                                            _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {

@@ -44,7 +44,7 @@ public enum RequestSignature {
     /// The name of the secret that signed `body`, checking each of `secrets` in constant time
     /// (swift-crypto's `isValidAuthenticationCode`); throws what was wrong.
     public static func verify(_ header: String, body: [UInt8], secrets: [String: String], tolerance: Duration,
-                              now: Date = Date()) throws(Problem) -> (secret: String, mac: String) {
+                              now: Date = Date()) throws(Problem) -> (secret: String, mac: String, time: Int64) {
         var time: Int64?
         var macs: [String] = []
         for part in header.split(separator: ",") {
@@ -55,7 +55,9 @@ public enum RequestSignature {
                 guard let value = Int64(pair[1]) else { throw .malformed("t '\(pair[1])' is not a whole number of seconds") }
                 time = value
             case "v1":
-                guard pair[1].count == 64, pair[1].allSatisfy(\.isHexDigit) else {
+                // ASCII only: a fullwidth digit is a hex digit to Character, and would give one MAC
+                // many spellings (and the replay check many keys).
+                guard pair[1].utf8.count == 64, pair[1].allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
                     throw .malformed("v1 must be 64 hex digits (HMAC-SHA256)")
                 }
                 macs.append(pair[1].lowercased())
@@ -65,9 +67,12 @@ public enum RequestSignature {
         }
         guard let time else { throw .malformed("t= is missing") }
         guard !macs.isEmpty else { throw .malformed("v1= is missing") }
-        let age = Int64(now.timeIntervalSince1970.rounded(.down)) - time
+        // t is the sender's: t=-9223372036854775808 must be refused, not overflow and stop the daemon.
+        let (age, overflow) = Int64(now.timeIntervalSince1970.rounded(.down)).subtractingReportingOverflow(time)
         let allowed = tolerance.components.seconds
-        guard abs(age) <= allowed else { throw .outsideTolerance(seconds: age, tolerance: allowed) }
+        guard !overflow, age.magnitude <= allowed.magnitude else {
+            throw .outsideTolerance(seconds: overflow ? (time < 0 ? .max : .min) : age, tolerance: allowed)
+        }
         let signed = Data("\(time).".utf8) + Data(body)
         for mac in macs {
             let bytes = Data(hex: mac)
@@ -79,23 +84,27 @@ public enum RequestSignature {
                     matched = name
                 }
             }
-            if let matched { return (matched, mac) }
+            if let matched { return (matched, mac, time) }
         }
         throw .noMatch
     }
 }
 
-/// The signatures accepted within the tolerance, so a captured signed request sent again is
-/// refused (one with a request id is answered with the original by the dedup instead).
+/// The signatures accepted within their tolerance, so a captured signed request sent again is
+/// refused, by any way in. Only the same request again (the same source, client and request id,
+/// which the dedup answers with the original) may carry the same signature.
 final class SeenSignatures: Sendable {
-    private let seen = Mutex<[String: Date]>([:])
+    private let seen = Mutex<[String: (owner: String?, until: Date)]>([:])
 
-    /// Records `mac`; false when it was seen before and has not expired.
-    func firstUse(_ mac: String, until expiry: Date, now: Date = Date()) -> Bool {
+    /// Records `mac` for `owner` (nil: a request without a request id, never to be sent again)
+    /// until `expiry`; false when another request used it and it has not expired.
+    func firstUse(_ mac: String, owner: String?, until expiry: Date, now: Date = Date()) -> Bool {
         seen.withLock { seen in
-            if seen.count > 10_000 { seen = seen.filter { $0.value > now } }
-            if let until = seen[mac], until > now { return false }
-            seen[mac] = expiry
+            if seen.count > 10_000 { seen = seen.filter { $0.value.until > now } }
+            if let earlier = seen[mac], earlier.until > now {
+                return owner != nil && earlier.owner == owner
+            }
+            seen[mac] = (owner, expiry)
             return true
         }
     }

@@ -27,21 +27,27 @@ struct TokenAuthenticator: RouterMiddleware {
             // that change something (announce, pause, skip, remind) is answered 429 before it
             // reaches the queue. Reads are left alone: a status page polling is not a flood.
             let changes = request.method != .get && request.method != .head
-            guard !changes || limiter.allow("address:" + context.clientAddress, perMinute: perMinute) else {
+            guard !changes || limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
                 throw refuse(.rate, APIError(.tooManyRequests, field: nil,
                                              "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
                              request, context)
             }
             return try await next(request, context)
         }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw refuse(.token, APIError(.unauthorized, field: "Authorization", "send 'Authorization: Bearer TOKEN' with a token from api.tokens"),
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+              let role = tokens[String(header.dropFirst("Bearer ".count))] else {
+            // A wrong or missing token counts against its address: guessing tokens is slowed down.
+            guard limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
+                throw refuse(.rate, APIError(.tooManyRequests, field: "Authorization",
+                                             "\(context.clientAddress) sent more than \(perMinute) requests a minute without a valid token; slow down"),
+                             request, context)
+            }
+            let missing = request.headers[.authorization]?.hasPrefix("Bearer ") != true
+            throw refuse(.token, APIError(.unauthorized, field: "Authorization",
+                                          missing ? "send 'Authorization: Bearer TOKEN' with a token from api.tokens" : "unknown token"),
                          request, context)
         }
         let token = String(header.dropFirst("Bearer ".count))
-        guard let role = tokens[token] else {
-            throw refuse(.token, APIError(.unauthorized, field: "Authorization", "unknown token"), request, context)
-        }
         guard limiter.allow(token, perMinute: perMinute) else {
             throw refuse(.rate, APIError(.tooManyRequests, field: "Authorization",
                                          "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),

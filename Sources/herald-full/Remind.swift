@@ -172,7 +172,7 @@ extension Herald.Remind {
         var id: String
 
         func run() async throws {
-            _ = try await daemonCall(options, .DELETE, "/v1/reminders/\(escaped(id))", id: id)
+            _ = try await daemonCall(options, .DELETE, "/v1/reminders/\(escaped(id))")
             print("removed \(id)")
         }
     }
@@ -189,8 +189,7 @@ extension Herald.Remind {
         var by: String?
 
         func run() async throws {
-            _ = try await daemonCall(options, .POST, "/v1/reminders/\(escaped(id))/ack", json: by.map { ["by": $0] } ?? ["by": "cli"],
-                                     id: id)
+            _ = try await daemonCall(options, .POST, "/v1/reminders/\(escaped(id))/ack", json: by.map { ["by": $0] } ?? ["by": "cli"])
             print("acknowledged \(id)")
         }
     }
@@ -209,10 +208,9 @@ private func localTime(_ text: String?) -> String {
 }
 
 /// Calls the daemon; its refusal becomes one line naming the option (or field) and what to do.
-/// - Parameter id: the reminder's id as the user typed it: the daemon names it as it came in the
-///   path, percent-encoded (`..%2Fx`), and the user should see `../x`.
+/// (A reminder's id goes percent-encoded in the path; the daemon decodes it and names it as typed.)
 private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, json: [String: Any]? = nil,
-                        flags: [String: String] = [:], id: String? = nil) async throws -> Data {
+                        flags: [String: String] = [:]) async throws -> Data {
     let context = try await options.makeContext()
     let client = DaemonClient(settings: context.configuration.api)
     guard let (status, body) = try await client.call(method, path, json: json) else {
@@ -221,8 +219,7 @@ private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _
     guard (200..<300).contains(status) else {
         let error = (try? JSONSerialization.jsonObject(with: body) as? [String: [String: String]])?["error"]
         let field = error?["field"].map { flags[$0] ?? $0 }
-        var message = error?["message"] ?? "the daemon answered HTTP \(status)"
-        if let id, escaped(id) != id { message = message.replacingOccurrences(of: escaped(id), with: "'\(id)'") }
+        let message = error?["message"] ?? "the daemon answered HTTP \(status)"
         throw ValidationError("\(field.map { "\($0): " } ?? "")\(message)")
     }
     return body

@@ -71,7 +71,12 @@ extension Herald {
             if let link { services.append(.init(service: link)) }
             services.append(.init(service: DaemonService(daemon: daemon, connector: connector, soundChanges: soundChanges, live: live,
                                                          reminders: reminders)))
-            let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // A client that never lets its answer finish (one that stopped reading) must not keep
+            // the daemon from stopping: past this, what is left is cancelled. The sink is
+            // restored before (the daemon's service stops first) or by the journal at next start.
+            configuration.maximumGracefulShutdownDuration = .seconds(8)
+            let group = ServiceGroup(configuration: configuration)
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
             try await group.run()
         }

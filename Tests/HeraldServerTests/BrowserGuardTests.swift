@@ -130,14 +130,23 @@ struct BrowserGuardTests {
         try await withServer({ $0.ratePerMinute = 5 }) { port in
             var statuses: [Int] = []
             for _ in 0..<7 {
-                statuses.append(try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: text/plain"], body: "{}").0)
+                statuses.append(try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json"], body: "{").0)
             }
-            #expect(statuses.prefix(5).allSatisfy { $0 == 415 }, "the first five are answered: \(statuses)")
+            #expect(statuses.prefix(5).allSatisfy { $0 == 400 }, "the first five are answered: \(statuses)")
             #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "then 429: \(statuses)")
             let (_, answer) = try await Self.send(port, "POST", "/v1/queue/pause")
             #expect(answer.contains("api.rate_per_minute"), "\(answer)")
             let (read, _) = try await Self.send(port, "GET", "/v1/announcements")
             #expect(read == 200, "reads are not limited")
+        }
+        try await withServer({ $0.ratePerMinute = 5 }) { port in
+            // A web page's refused requests count against nobody: the tills keep their allowance.
+            for _ in 0..<20 {
+                _ = try await Self.send(port, "POST", "/v1/queue/pause", headers: ["Origin: http://evil.example"])
+            }
+            let (till, answer) = try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json"],
+                                                     body: #"{"text": "Paid"}"#)
+            #expect(till == 202, "\(answer)")
         }
     }
 

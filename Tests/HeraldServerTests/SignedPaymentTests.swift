@@ -124,4 +124,44 @@ struct SignedPaymentTests {
             #expect(try await rows(client).count == 1)
         }
     }
+
+    /// A signed payment with a request id, captured and sent again by another client (another
+    /// token, or over MQTT), is refused: the dedup is per client, the signature is per request.
+    @Test func aSignedPaymentCannotBeSaidAgainByAnotherClient() async throws {
+        let folder = APITests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tillA = String(repeating: "a", count: 32), tillB = String(repeating: "b", count: 32)
+        let api = try await APITests.makeAPI(folder: folder, tokens: [tillA: .announce, tillB: .announce]) { api in
+            api.signingSecrets = ["till": Self.secret]
+            api.requireSignature = [.payment]
+        }
+        try await Application(router: api.router()).test(.router) { client in
+            let payment = #"{"payment": {"amount": "5.05"}, "request_id": "order-505"}"#
+            let signature = RequestSignature.value(body: Array(payment.utf8), secret: Self.secret)
+            func post(_ token: String) async throws -> Int {
+                let headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(token)",
+                                           HTTPField.Name("Herald-Signature")!: signature]
+                return Int(try await client.execute(uri: "/v1/announcements", method: .post, headers: headers,
+                                                    body: ByteBuffer(string: payment)).status.code)
+            }
+            #expect(try await post(tillA) == 202)
+            #expect(try await post(tillA) == 200, "the same till's retry answers the original")
+            #expect(try await post(tillB) == 401, "another client replaying it is refused")
+        }
+    }
+
+    @Test func aFarNegativeOrFullwidthSignatureIsRefusedNotACrash() throws {
+        let body = Array(#"{"payment": {"amount": "1.00"}}"#.utf8)
+        #expect(throws: RequestSignature.Problem.self) {
+            try RequestSignature.verify("t=-9223372036854775808,v1=" + String(repeating: "ab", count: 32), body: body,
+                                        secrets: ["till": Self.secret], tolerance: .seconds(300))
+        }
+        let good = RequestSignature.value(body: body, secret: Self.secret)
+        let fullwidth = good.replacingOccurrences(of: "0", with: "\u{FF10}")
+        if fullwidth != good {
+            #expect(throws: RequestSignature.Problem.self) {
+                try RequestSignature.verify(fullwidth, body: body, secrets: ["till": Self.secret], tolerance: .seconds(300))
+            }
+        }
+    }
 }

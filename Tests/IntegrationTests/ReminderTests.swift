@@ -212,7 +212,8 @@ extension OnTheTestSink {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let start = Date()
         let end = Self.local(4, from: start)
-        let (harness, port) = try harness("quiet_hours:\n  time_zone: UTC\n  windows: [\"\(Self.local(0, from: start).text.suffix(8))-\(end.text.suffix(8))\"]\n")
+        // Begun two seconds ago (a window starting at the next whole second may not have begun yet).
+        let (harness, port) = try harness("quiet_hours:\n  time_zone: UTC\n  windows: [\"\(Self.local(-2, from: start).text.suffix(8))-\(end.text.suffix(8))\"]\n")
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
         let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "priority": "normal", "chime": "none"}"#)

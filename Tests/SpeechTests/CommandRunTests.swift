@@ -62,7 +62,8 @@ import Testing
         let folder = try ScriptFolder("echo $$ > $DIR/pid\nexec sleep 60")
         let started = ContinuousClock.now
         await #expect(throws: SpeechError.self) { _ = try await folder.engine(timeout: .milliseconds(500)).render(request) }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Stopped, not run to its end (60 s): the bound is loose, the suite runs on two loaded cores.
+        #expect(ContinuousClock.now - started < .seconds(10))
         let pid = try #require(Int32(String(contentsOfFile: "\(folder.path)/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) != 0, "the program still runs")
     }
