@@ -65,9 +65,12 @@ public enum RequestSignature {
         }
         guard let time else { throw .malformed("t= is missing") }
         guard !macs.isEmpty else { throw .malformed("v1= is missing") }
-        let age = Int64(now.timeIntervalSince1970.rounded(.down)) - time
+        // t is the sender's: t=-9223372036854775808 must be refused, not overflow and stop the daemon.
+        let (age, overflow) = Int64(now.timeIntervalSince1970.rounded(.down)).subtractingReportingOverflow(time)
         let allowed = tolerance.components.seconds
-        guard abs(age) <= allowed else { throw .outsideTolerance(seconds: age, tolerance: allowed) }
+        guard !overflow, age.magnitude <= allowed.magnitude else {
+            throw .outsideTolerance(seconds: overflow ? (time < 0 ? .max : .min) : age, tolerance: allowed)
+        }
         let signed = Data("\(time).".utf8) + Data(body)
         for mac in macs {
             let bytes = Data(hex: mac)
