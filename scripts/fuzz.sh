@@ -34,16 +34,18 @@ done
 
 export HERALD_FUZZ=1
 scratch=.build-fuzz
-build() {
-    ${HERALD_BUILD_LOCK:+flock "$HERALD_BUILD_LOCK"} \
-        swift build --scratch-path "$scratch" -c debug -Xswiftc -sanitize=fuzzer,address "$@"
-}
+flags="--scratch-path $scratch -c debug -Xswiftc -sanitize=fuzzer,address"
+mkdir -p "$scratch/fuzz"
 for target in $targets; do
-    # gold warns once per ASan helper symbol it cannot export; nothing to act on.
-    build --product "$target" 2>&1 | grep -v "Cannot export local symbol" || true
-    [ -x "$(build --show-bin-path)/$target" ] || { echo "fuzz.sh: $target did not build" >&2; exit 1; }
+    # gold warns once per ASan helper symbol it cannot export; nothing to act on, so not shown.
+    if ! ${HERALD_BUILD_LOCK:+flock "$HERALD_BUILD_LOCK"} swift build $flags --product "$target" >"$scratch/fuzz/build.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$scratch/fuzz/build.log" >&2
+        echo "fuzz.sh: $target did not build" >&2
+        exit 1
+    fi
+    grep -v "Cannot export local symbol" "$scratch/fuzz/build.log" | tail -n 1
 done
-bin=$(build --show-bin-path)
+bin=$(swift build $flags --show-bin-path)
 
 # The longest input worth trying: amounts are short, a config file is the longest.
 max_len() {
