@@ -149,3 +149,35 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
     ]
 )
+
+// libFuzzer targets (scripts/fuzz.sh, Sources/Fuzz, seeds in Tests/FuzzCorpus): only with
+// HERALD_FUZZ=1. They have no entry point of their own (libFuzzer's driver is their main, linked
+// only with -sanitize=fuzzer), so a plain `swift build`, which builds every product, could not
+// link them. Built in debug: they reach internal symbols with `@testable import`.
+if Context.environment["HERALD_FUZZ"] == "1" {
+    let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzIntakeJSON", ["FuzzIntake", "HeraldServer"]),
+        ("FuzzAmount", ["HeraldCore", "Speech"]),
+        ("FuzzConfig", ["HeraldConfig", "HeraldCore"]),
+        ("FuzzMQTTPayload", ["FuzzIntake", "HeraldServer", "HeraldCore"]),
+    ]
+    package.targets += [
+        // SwiftPM renames an executable's entry point to `<Target>_main`; this C file defines
+        // those, each handing over to libFuzzer's `LLVMFuzzerRunDriver`.
+        .target(name: "CFuzzerDriver", path: "Sources/Fuzz/CFuzzerDriver"),
+        .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
+        // The intake's properties, shared by the HTTP and the MQTT fuzzer.
+        .target(
+            name: "FuzzIntake",
+            dependencies: ["FuzzSupport", "HeraldServer", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech"],
+            path: "Sources/Fuzz/FuzzIntake"),
+    ]
+    for fuzzer in fuzzers {
+        package.targets.append(.executableTarget(
+            name: fuzzer.name, dependencies: ["CFuzzerDriver", "FuzzSupport"] + fuzzer.dependencies,
+            path: "Sources/Fuzz/\(fuzzer.name)",
+            // No top-level code, so no `main` of Swift's beside the driver's.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))
+    }
+}

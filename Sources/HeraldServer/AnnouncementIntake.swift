@@ -43,7 +43,7 @@ public struct AnnouncementIntake: Sendable {
     public func request(from bytes: [UInt8], format: Format, source: AnnouncementSource, client: String,
                         signature: String? = nil, trusted: Bool = false) async throws -> AnnouncementRequest {
         var request: AnnouncementRequest
-        if try isPush(bytes, format) {
+        if try Self.isPush(bytes, format) {
             request = try await validator.request(from: try decodeJSON(PushPayload.self, from: bytes), source: source)
         } else {
             request = try await validator.request(from: try decodeJSON(NativeAnnouncement.self, from: bytes), source: source)
@@ -103,7 +103,9 @@ public struct AnnouncementIntake: Sendable {
         return try await daemon.submit(request)
     }
 
-    private func isPush(_ bytes: [UInt8], _ format: Format) throws -> Bool {
+    /// Whether `bytes` are a push payload when read as `format` (internal, not private, so the
+    /// fuzzer in Sources/Fuzz reaches it through `@testable import`).
+    static func isPush(_ bytes: [UInt8], _ format: Format) throws -> Bool {
         switch format {
         case .native: return false
         case .push: return true

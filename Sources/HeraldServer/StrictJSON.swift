@@ -181,7 +181,13 @@ struct StrictJSON {
     }
 
     private mutating func hex4() throws(SyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+        // Each byte checked: `UInt32(_:radix:)` alone also takes a sign (`\u+0e9`), which
+        // Foundation's decoder then refuses with no word of where (FuzzIntakeJSON's property).
+        let isHex = { (byte: UInt8) in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        }
+        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy(isHex),
+              let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
             throw failure("\\u must be followed by four hex digits")
         }
         index += 4
@@ -215,6 +221,13 @@ struct StrictJSON {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw failure("a number needs digits in its exponent") }
+        }
+        // JSONSerialization refuses a number beyond Double's range (1e999): passed here, a push
+        // payload holding one would not be detected as a push over MQTT (FuzzIntakeJSON's property).
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard Double(text)?.isFinite == true else {
+            index = start
+            throw failure("the number \(text.prefix(40)) is out of range (larger than 1.8e308)")
         }
     }
 }
