@@ -53,7 +53,8 @@ struct FCMSendTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application(router: try await APITests.makeAPI(folder: folder, tokens: [token: .announce]).router())
         try await app.test(.router) { client in
-            for headers: HTTPFields in [[.authorization: "Bearer ya29.a-google-oauth-token"], [:]] {
+            for headers: HTTPFields in [[.authorization: "Bearer ya29.a-google-oauth-token", .contentType: "application/json"],
+                                        [.contentType: "application/json"]] {
                 let refused = try await client.execute(uri: "/v1/projects/p/messages:send", method: .post, headers: headers,
                                                        body: ByteBuffer(string: Self.adminSDKBody(requestID: "x-1")))
                 #expect(refused.status == .unauthorized)

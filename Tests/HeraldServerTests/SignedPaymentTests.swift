@@ -144,9 +144,10 @@ struct SignedPaymentTests {
                 return Int(try await client.execute(uri: "/v1/announcements", method: .post, headers: headers,
                                                     body: ByteBuffer(string: payment)).status.code)
             }
-            #expect(try await post(tillA) == 202)
-            #expect(try await post(tillA) == 200, "the same till's retry answers the original")
-            #expect(try await post(tillB) == 401, "another client replaying it is refused")
+            let first = try await post(tillA), retry = try await post(tillA), other = try await post(tillB)
+            #expect(first == 202)
+            #expect(retry == 200, "the same till's retry answers the original")
+            #expect(other == 401, "another client replaying it is refused")
         }
     }
 
