@@ -42,6 +42,15 @@ import Testing
         return settings
     }
 
+    /// How long espeak-ng itself takes to its first chunk of `text` now.
+    static func firstChunk(of text: String) async throws -> Duration {
+        let started = ContinuousClock.now
+        let speech = try await EspeakSynthesizer.shared.synthesize(SpeechRequest(text: text, language: "en", voice: "en-us", rate: 175, pitch: 50))
+        var first: Duration?
+        for try await _ in speech.chunks where first == nil { first = ContinuousClock.now - started }
+        return first ?? .zero
+    }
+
     func say(_ synthesizer: PiperSynthesizer, _ text: String) async throws -> (samples: Int, spokenBy: ClipSource, first: Duration) {
         let started = ContinuousClock.now
         let speech = try await synthesizer.synthesize(SpeechRequest(text: text, language: "en", voice: "", rate: 175, pitch: 50))
@@ -64,10 +73,14 @@ import Testing
         #expect(first.samples > 22_050, "espeak-ng said both sentences: \(first.samples) samples")
         #expect(first.first >= .milliseconds(500) && first.first < .seconds(3), "killed after its 500 ms: \(first.first)")
         #expect(kill(hung, 0) != 0, "the hung process is gone")
-        // Restarting (a 1 s backoff): nobody waits for it.
+        // Restarting (a 1 s backoff): nobody waits for it. espeak-ng is one engine for the whole
+        // process, and other suites (a voice pack being built) may hold it now: its own time to a
+        // first chunk, measured just before, is the yardstick.
+        let espeakAlone = try await Self.firstChunk(of: "Next customer please.")
         let second = try await say(synthesizer, "Next customer please.")
         #expect(second.spokenBy == .synth)
-        #expect(second.first < .milliseconds(400), "espeak-ng at once while Piper restarts: \(second.first)")
+        #expect(second.first < espeakAlone + .milliseconds(400),
+                "espeak-ng at once while Piper restarts: \(second.first) (espeak-ng alone: \(espeakAlone))")
         try await Task.sleep(for: .milliseconds(1500))
         let restarted = try #require(synthesizer.residentPID, "started again after the backoff")
         #expect(restarted != hung)
