@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldCore
 import HTTPTypes
 import Hummingbird
@@ -19,6 +20,12 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     public static func badRequest(_ field: String?, _ message: String) -> APIError { APIError(.badRequest, field: field, message) }
+
+    /// This refusal, counted in `herald_refusals_total` (`JSONErrorMiddleware` logs it).
+    func counted(as reason: HeraldMetrics.Refusal, via: String = "http") -> APIError {
+        HeraldMetrics.refused(reason, via: via)
+        return self
+    }
 
     struct Body: Encodable {
         struct Detail: Encodable {

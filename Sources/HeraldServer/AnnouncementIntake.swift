@@ -85,8 +85,8 @@ public struct AnnouncementIntake: Sendable {
     }
 
     private func refusal(_ problem: RequestSignature.Problem, via: String) -> APIError {
-        HeraldMetrics.refused(.signature, via: via)
-        return APIError(.unauthorized, field: via == "mqtt" ? RequestSignature.propertyName : RequestSignature.headerName, "\(problem)")
+        APIError(.unauthorized, field: via == "mqtt" ? RequestSignature.propertyName : RequestSignature.headerName, "\(problem)")
+            .counted(as: .signature, via: via)
     }
 
     /// Signatures seen within their tolerance, for every way in of this process.

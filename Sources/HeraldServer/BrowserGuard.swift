@@ -22,34 +22,25 @@ struct BrowserGuard: RouterMiddleware {
 
     private func check(_ request: Request, context: Context) throws {
         if let problem = Self.bodyTypeProblem(request.headers) {
-            throw refuse(.contentType, APIError(.unsupportedMediaType, field: "Content-Type", problem), request, context)
+            throw APIError(.unsupportedMediaType, field: "Content-Type", problem).counted(as: .contentType)
         }
         guard !context.overLocalSocket else { return }
         if let authority = request.head.authority, !Self.isAllowedHost(authority, hostnames: api().hostnames) {
-            throw refuse(.host, APIError(.misdirectedRequest, field: "Host",
-                                         "'\(authority)' is not a name this daemon answers to; use 127.0.0.1, localhost, or add the name to api.hostnames"),
-                         request, context)
+            throw APIError(.misdirectedRequest, field: "Host",
+                           "'\(authority)' is not a name this daemon answers to; use 127.0.0.1, localhost, or add the name to api.hostnames").counted(as: .host)
         }
         if let origin = request.headers[.origin] {
             let own = request.head.authority.map { "http://" + $0.lowercased() }
             guard origin.lowercased() == own else {
-                throw refuse(.origin, APIError(.forbidden, field: "Origin",
-                                               "requests from the web page at '\(origin)' are refused: only the daemon's own admin page may use the API from a browser"),
-                             request, context)
+                throw APIError(.forbidden, field: "Origin",
+                               "requests from the web page at '\(origin)' are refused: only the daemon's own admin page may use the API from a browser").counted(as: .origin)
             }
         }
         if let site = request.headers[Self.secFetchSite]?.lowercased(), site != "same-origin", site != "none",
            !Self.isNavigationToThePage(request) {
-            throw refuse(.origin, APIError(.forbidden, field: "Sec-Fetch-Site",
-                                           "a request a browser sent from another site ('\(site)') is refused; open the admin page at its own address instead"),
-                         request, context)
+            throw APIError(.forbidden, field: "Sec-Fetch-Site",
+                           "a request a browser sent from another site ('\(site)') is refused; open the admin page at its own address instead").counted(as: .origin)
         }
-    }
-
-    /// Counts the refusal; `JSONErrorMiddleware` logs it with what was wrong.
-    private func refuse(_ reason: HeraldMetrics.Refusal, _ error: APIError, _ request: Request, _ context: Context) -> APIError {
-        HeraldMetrics.refused(reason, via: "http")
-        return error
     }
 
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!

@@ -186,9 +186,9 @@ public struct HeraldAPI: Sendable {
         }
         let kind = SignedKind(request.body)
         if !trusted && context.configuration.api.requireSignature.contains(kind) {
-            HeraldMetrics.refused(.signature, via: "http")
             throw APIError(.forbidden, field: "id",
                            "\(kind.rawValue) announcements must be signed (api.require_signature), and a replay would be unsigned; send it again from its sender, or use herald on this machine")
+                .counted(as: .signature)
         }
         request.requestID = nil
         request.signedBy = nil

@@ -28,9 +28,8 @@ struct TokenAuthenticator: RouterMiddleware {
             // reaches the queue. Reads are left alone: a status page polling is not a flood.
             let changes = request.method != .get && request.method != .head
             guard !changes || limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
-                throw refuse(.rate, APIError(.tooManyRequests, field: nil,
-                                             "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
-                             request, context)
+                throw APIError(.tooManyRequests, field: nil,
+                               "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down").counted(as: .rate)
             }
             return try await next(request, context)
         }
@@ -38,34 +37,24 @@ struct TokenAuthenticator: RouterMiddleware {
               let role = tokens[String(header.dropFirst("Bearer ".count))] else {
             // A wrong or missing token counts against its address: guessing tokens is slowed down.
             guard limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
-                throw refuse(.rate, APIError(.tooManyRequests, field: "Authorization",
-                                             "\(context.clientAddress) sent more than \(perMinute) requests a minute without a valid token; slow down"),
-                             request, context)
+                throw APIError(.tooManyRequests, field: "Authorization",
+                               "\(context.clientAddress) sent more than \(perMinute) requests a minute without a valid token; slow down").counted(as: .rate)
             }
             let missing = request.headers[.authorization]?.hasPrefix("Bearer ") != true
-            throw refuse(.token, APIError(.unauthorized, field: "Authorization",
-                                          missing ? "send 'Authorization: Bearer TOKEN' with a token from api.tokens" : "unknown token"),
-                         request, context)
+            throw APIError(.unauthorized, field: "Authorization",
+                                          missing ? "send 'Authorization: Bearer TOKEN' with a token from api.tokens" : "unknown token").counted(as: .token)
         }
         let token = String(header.dropFirst("Bearer ".count))
         guard limiter.allow(token, perMinute: perMinute) else {
-            throw refuse(.rate, APIError(.tooManyRequests, field: "Authorization",
-                                         "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down"),
-                         request, context)
+            throw APIError(.tooManyRequests, field: "Authorization",
+                           "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down").counted(as: .rate)
         }
         if role != .admin && Self.needsAdmin(request) {
-            throw refuse(.token, APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin"),
-                         request, context)
+            throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin").counted(as: .token)
         }
         var identified = context
         identified.client = Self.client(token: token)
         return try await next(request, identified)
-    }
-
-    /// Counts the refusal; `JSONErrorMiddleware` logs it with what was wrong.
-    private func refuse(_ reason: HeraldMetrics.Refusal, _ error: APIError, _ request: Request, _ context: Context) -> APIError {
-        HeraldMetrics.refused(reason, via: "http")
-        return error
     }
 
     /// A stable name for a token that does not reveal it: request ids are scoped by it, so one
