@@ -11,8 +11,10 @@ public struct HeraldContext: Sendable {
     public let configuration: HeraldConfiguration
     /// The SQLite file (in memory when a tolerant context could not open it): the clip cache index.
     public let database: AppDatabase
-    /// The announcement log and restore journal, safe against a failing disk (`AnnouncementStore`).
+    /// The announcement log, safe against a failing disk (`AnnouncementStore`).
     public let store: AnnouncementStore
+    /// The restore journal, durable before the sink is touched (`RestoreJournalStore`).
+    public let journal: RestoreJournalStore
     public let logger: Logger
     /// True for the daemon: an unusable database degrades it instead of stopping it.
     let tolerant: Bool
@@ -30,8 +32,9 @@ public struct HeraldContext: Sendable {
         database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
         let journalFallback = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
             + ".journal"
-        store = AnnouncementStore(path: configuration.databasePath, opened: opened, journalFallback: journalFallback,
-                                  logger: logger)
+        store = AnnouncementStore(path: configuration.databasePath, opened: opened, logger: logger)
+        journal = RestoreJournalStore(databasePath: configuration.databasePath, fallback: journalFallback,
+                                      database: try? opened.get(), logger: logger)
     }
 
     /// This context with a reloaded config; the open database is kept when its path is the same.
@@ -39,15 +42,17 @@ public struct HeraldContext: Sendable {
         guard configuration.databasePath == self.configuration.databasePath else {
             return try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
         }
-        return HeraldContext(configuration: configuration, logger: logger, database: database, store: store, tolerant: tolerant)
+        return HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
+                             tolerant: tolerant)
     }
 
     private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,
-                 tolerant: Bool) {
+                 journal: RestoreJournalStore, tolerant: Bool) {
         self.configuration = configuration
         self.logger = logger
         self.database = database
         self.store = store
+        self.journal = journal
         self.tolerant = tolerant
     }
 
@@ -87,7 +92,7 @@ public struct HeraldContext: Sendable {
             settings.targetVolume = min(settings.targetVolume, quietTarget)
             settings.minVolume = min(settings.minVolume, settings.targetVolume)
         }
-        return Safeguard(sound: sound, journal: store, settings: settings,
+        return Safeguard(sound: sound, journal: journal, settings: settings,
                          clock: ContinuousClock(), logger: logger, processID: getpid())
     }
 

@@ -11,7 +11,7 @@ public struct JournalRestorer: Sendable {
     /// - Returns: nil when nothing was pending.
     /// `sound` is a resident connection to use; without one, a connection is made for it.
     public func restore(using sound: PulseConnection? = nil) async throws -> Safeguard.Restoration? {
-        guard try await context.store.pending() != nil else { return nil }
+        guard try await context.journal.pending() != nil else { return nil }
         let sound = if let sound { sound } else { try await context.connectSound() }
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: .seconds(30))
         defer { lock.release() }

@@ -3,19 +3,16 @@ import GRDB
 import HeraldCore
 import Logging
 
-/// The announcement log and the restore journal as the daemon uses them, safety first: the log is
-/// never a reason not to speak.
+/// The announcement log as the daemon uses it, safety first: the log is never a reason not to speak.
 ///
 /// Rows go to the SQLite file while it can be written. When it cannot (its folder removed, the disk
-/// full, a read-only or corrupt file), they go to an in-memory database of the same schema, the
-/// journal (kept in a file of its own beside the database) to a file in the runtime directory
-/// while that one cannot be written (or to memory, with a loud warning), and `degraded`
-/// says why. `flush()` writes what waits once the file is usable again. Reads see both (and the
-/// rows on their way from one to the other).
-public actor AnnouncementStore: RestoreJournal {
-    /// A thread of its own (one for every store): the journal's synced writes block, and on the
-    /// cooperative pool (one thread per core) a stalled disk would hold up the API and the sound
-    /// connection with them.
+/// full, a read-only or corrupt file), they go to an in-memory database of the same schema, and
+/// `degraded` says why. `flush()` hands that buffer off and writes it to the file once the file is
+/// usable again. Reads see both (and the rows on their way from one to the other). The restore
+/// journal is kept apart, by `RestoreJournalStore`.
+public actor AnnouncementStore {
+    /// A thread of its own: SQLite's synced writes block, and on the cooperative pool (one thread
+    /// per core) a stalled disk would hold up the API and the sound connection with them.
     private static let executor = ThreadExecutor(name: "herald-store")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 
@@ -31,17 +28,6 @@ public actor AnnouncementStore: RestoreJournal {
     var handedOff: [AppDatabase] = []
     /// A flush is under way (the actor is open to other calls while it awaits the disk).
     var flushing = false
-    /// The restore journal, beside the database (`<database>.restore-journal.0` and `.1`).
-    let journal: JournalFile
-    /// Where the journal goes while `journal` cannot be written (the runtime folder).
-    let journalFallback: JournalFile
-    /// The journal when neither `journal` nor `journalFallback` could be written.
-    var journalInMemory: JournalEntry?
-    /// Why `journal` could not be written last time (logged once), or nil.
-    var journalFileFailing: String?
-    /// The database holds no journal row left by an earlier version (found none, or deleted it):
-    /// neither read nor delete one again.
-    var legacyJournalGone = false
     let logger: Logger
     /// Why the log is not being written to its file, or nil when it is.
     public internal(set) var degraded: String?
@@ -54,12 +40,8 @@ public actor AnnouncementStore: RestoreJournal {
 
     /// The log over `opened`, the file at `path` (or why it could not be opened: the store then
     /// starts degraded, in memory, and `flush` keeps trying to open it).
-    /// - Parameter journalFallback: where the restore journal goes when the one beside the
-    ///   database cannot be written (the runtime directory: it survives a crash of the daemon).
-    public init(path: String, opened: Result<AppDatabase, any Error>, journalFallback: String, logger: Logger) {
+    public init(path: String, opened: Result<AppDatabase, any Error>, logger: Logger) {
         self.path = path
-        journal = JournalFile(path: path + ".restore-journal", makesFolder: false)
-        self.journalFallback = JournalFile(path: journalFallback, makesFolder: true)
         self.logger = logger
         memory = Self.inMemoryDatabase()
         switch opened {

@@ -3,8 +3,8 @@ import GRDB
 import HeraldCore
 
 /// The restore journal's single row, where Herald kept the journal before it had a file of its
-/// own (`JournalFile`). Only read and cleared now: a row left by a crash before an upgrade is
-/// still restored at the next start.
+/// own (`JournalFile`). Only taken over at open now (`RestoreJournalStore`): a row left by a crash
+/// before an upgrade is still restored at the next start.
 struct JournalRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "restore_journal"
     static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
@@ -15,13 +15,14 @@ struct JournalRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension AppDatabase {
-    /// A journal row an earlier version left, if any.
-    func legacyJournalRow() async throws -> JournalEntry? {
-        try await writer.read { db in try JournalRow.fetchOne(db, key: 1)?.entry }
+    /// A journal row an earlier version left, if any. Synchronous: read once, when a journal
+    /// store opens.
+    func legacyJournalRowNow() throws -> JournalEntry? {
+        try writer.read { db in try JournalRow.fetchOne(db, key: 1)?.entry }
     }
 
     /// Deletes that row. By its key: with no row, nothing is written and nothing synced.
-    func deleteLegacyJournalRow() async throws {
-        _ = try await writer.write { db in try JournalRow.deleteOne(db, key: 1) }
+    func deleteLegacyJournalRowNow() throws {
+        _ = try writer.write { db in try JournalRow.deleteOne(db, key: 1) }
     }
 }

@@ -104,8 +104,13 @@ struct DaemonService: Service {
                     repeat { await daemon.pruneHistory() } while (try? await Task.sleep(for: .seconds(86_400))) != nil
                 }
                 group.addTask {
-                    // A log that could not be written is written as soon as the disk lets it.
-                    while (try? await Task.sleep(for: .seconds(2))) != nil { await live.value.store.flush() }
+                    // A log or journal that could not be written is written as soon as the disk lets
+                    // it: the log first, as reopening the database makes its folder anew.
+                    while (try? await Task.sleep(for: .seconds(2))) != nil {
+                        let context = live.value
+                        await context.store.flush()
+                        await context.journal.retry()
+                    }
                 }
                 await daemon.run()
                 group.cancelAll()

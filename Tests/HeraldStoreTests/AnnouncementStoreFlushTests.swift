@@ -15,8 +15,7 @@ import Testing
 
     /// A store that starts degraded (as when the file could not be opened), its file to be made by `flush`.
     func degradedStore() -> AnnouncementStore {
-        AnnouncementStore(path: databasePath, opened: .failure(Unwritable()),
-                          journalFallback: folder + "/run/journal", logger: Logger(label: "test"))
+        AnnouncementStore(path: databasePath, opened: .failure(Unwritable()), logger: Logger(label: "test"))
     }
 
     func row(_ body: String, requestID: String? = nil, at seconds: TimeInterval) -> AnnouncementRecord {

@@ -26,12 +26,12 @@ import Testing
         let fallback = folder + "/run/herald/safeguard.lock.journal"
         let opened = try AppDatabase(path: database)
         try await opened.checkWritable(now: Date())
-        let store = AnnouncementStore(path: database, opened: .success(opened), journalFallback: fallback, logger: Logger(label: "test"))
-        try await store.save(entry)
+        let journal = RestoreJournalStore(databasePath: database, fallback: fallback, database: opened, logger: Logger(label: "test"))
+        try await journal.save(entry)
         // The fallback, as when the state folder cannot take the journal.
-        let fallbackStore = AnnouncementStore(path: folder + "/nowhere/herald.sqlite", opened: .failure(CocoaError(.fileNoSuchFile)),
-                                              journalFallback: fallback, logger: Logger(label: "test"))
-        try await fallbackStore.save(entry)
+        let fallbackJournal = RestoreJournalStore(databasePath: folder + "/nowhere/herald.sqlite", fallback: fallback, database: nil,
+                                                  logger: Logger(label: "test"))
+        try await fallbackJournal.save(entry)
 
         for made in [folder + "/home", folder + "/home/.local", folder + "/home/.local/state", state, folder + "/run", folder + "/run/herald"] {
             #expect(try mode(made) == 0o700, "\(made)")

@@ -21,10 +21,10 @@ import Testing
                          silenced: false, applicationName: "radio")],
         processID: 99)
 
-    /// A store as a new process opens it (after a crash, say).
-    func openStore() -> AnnouncementStore {
-        AnnouncementStore(path: databasePath, opened: Result { try AppDatabase(path: databasePath) },
-                          journalFallback: fallbackPath, logger: Logger(label: "test"))
+    /// The journal as a new process opens it (after a crash, say).
+    func openStore() -> RestoreJournalStore {
+        RestoreJournalStore(databasePath: databasePath, fallback: fallbackPath, database: try? AppDatabase(path: databasePath),
+                            logger: Logger(label: "test"))
     }
 
     @Test func aSavedJournalIsFoundByTheNextProcessAndClearedEverywhere() async throws {
@@ -68,8 +68,9 @@ import Testing
         try await database.writer.write { [entry] db in try JournalRow(entry: entry, writtenAt: Date()).save(db) }
         let store = openStore()
         #expect(try await store.pending() == entry)
+        #expect(try database.legacyJournalRowNow() == nil, "taken over into the journal's file")
+        #expect(try await openStore().pending() == entry, "and still pending for the next process")
         try await store.clear()
-        #expect(try await database.legacyJournalRow() == nil)
         #expect(try await openStore().pending() == nil)
     }
 
@@ -105,7 +106,7 @@ import Testing
         #expect(try await openStore().pending() == nil, "nothing another process could read")
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        await store.flush()
+        await store.retry()
         #expect(try await openStore().pending() == entry, "written to its file by the retry")
         try await store.clear()
         #expect(try await openStore().pending() == nil)
@@ -150,7 +151,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fallbackPath + ".0"))
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        await store.flush()
+        await store.retry()
         #expect(FileManager.default.fileExists(atPath: databasePath + ".restore-journal.0"), "moved back")
         #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"), "and the fallback removed")
         #expect(try await openStore().pending() == entry)

@@ -34,7 +34,7 @@ extension Doctor {
         findings.append(DoctorFinding("sink", .ok, "\(sink.name) (\(sink.description)), \(sink.state.rawValue)\(configured == nil ? ", the server's default" : "")"))
         findings.append(volumeCheck(sink))
         findings.append(await othersCheck(sink, sound: sound))
-        if ((try? await context.store.pending()) ?? nil) != nil {
+        if ((try? await context.journal.pending()) ?? nil) != nil {
             findings.append(DoctorFinding("journal", .warning, "a Herald process died mid-announcement: the sink or other streams may still be raised or ducked",
                                           action: "herald restore (the daemon does it by itself when it starts)"))
         }
