@@ -14,6 +14,11 @@ import UnixSignals
 /// threads on two cores: a long check there would hold up the API and the queue), and the wait
 /// for it ends at shutdown: SIGTERM is never held up by a reload. Reload requests that arrive
 /// while one runs collapse into one more reload, which reads the file as it is then.
+///
+/// Why not swift-configuration's `ReloadingFileProvider`: it swaps in each new snapshot of the file
+/// by itself, value by value, while Herald must check the whole file (every key, every reminder,
+/// the files it names) before anything of it takes effect, and keep the old config whole when the
+/// new one fails. A reload here is one step: read, check, then swap one `HeraldContext`.
 struct ConfigReloader: Service {
     let daemon: AnnouncementDaemon
     let reminders: ReminderService
