@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore", "RuntimePaths",
+                "CEspeakNG", "HeraldCore", "SoundFile", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -136,7 +136,7 @@ let package = Package(
             ]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
         .testTarget(
             name: "HeraldAppTests",
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
