@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "HeraldConfig",
             dependencies: [
-                "HeraldCore", "Speech", "RuntimePaths",
+                "HeraldCore", "RuntimePaths",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -134,7 +134,7 @@ let package = Package(
                 "HeraldStore", "HeraldCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldApp", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
         .testTarget(
@@ -158,7 +158,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzIntakeJSON", ["FuzzIntake", "HeraldServer"]),
         ("FuzzAmount", ["HeraldCore", "Speech"]),
-        ("FuzzConfig", ["HeraldConfig", "HeraldCore"]),
+        ("FuzzConfig", ["HeraldConfig", "HeraldCore", "HeraldApp"]),
         ("FuzzMQTTPayload", ["FuzzIntake", "HeraldServer", "HeraldCore"]),
     ]
     package.targets += [
