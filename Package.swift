@@ -42,6 +42,8 @@ let package = Package(
         // Where the daemon and the CLI meet on this machine (runtime folder, sockets): no Foundation,
         // so the lean front below can use it.
         .target(name: "RuntimePaths"),
+        // A serial executor on a dispatch queue of its own, for actors whose work blocks.
+        .target(name: "Executors"),
         // Pure policy and models: no C, no I/O.
         .target(
             name: "HeraldCore",
@@ -54,12 +56,12 @@ let package = Package(
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "HeraldCore", "SoundFile", "RuntimePaths",
+                "CEspeakNG", "HeraldCore", "Executors", "SoundFile", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "HeraldStore",
-            dependencies: ["HeraldCore", "RuntimePaths", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HeraldCore", "Executors", "RuntimePaths", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "HeraldConfig",
             dependencies: [

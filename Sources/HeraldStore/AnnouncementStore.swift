@@ -1,4 +1,5 @@
 import Foundation
+import Executors
 import GRDB
 import HeraldCore
 import Logging
@@ -13,10 +14,10 @@ import Logging
 /// says why. `flush()` writes what waits once the file is usable again. Reads see both (and the
 /// rows on their way from one to the other).
 public actor AnnouncementStore: RestoreJournal {
-    /// A thread of its own (one for every store): the journal's synced writes block, and on the
-    /// cooperative pool (one thread per core) a stalled disk would hold up the API and the sound
-    /// connection with them.
-    private static let executor = ThreadExecutor(name: "herald-store")
+    /// A serial dispatch queue beside the cooperative pool, shared by every store: the journal's
+    /// synced writes block, and on the pool (one thread per core) a stalled disk would hold up the
+    /// API and the sound connection with them.
+    private static let executor = DispatchQueueExecutor(label: "herald-store")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 
     /// The SQLite file; nil while it cannot be opened.
