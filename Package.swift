@@ -42,6 +42,8 @@ let package = Package(
         // Where the daemon and the CLI meet on this machine (runtime folder, sockets): no Foundation,
         // so the lean front below can use it.
         .target(name: "RuntimePaths"),
+        // A serial executor on a dispatch queue of its own, for actors whose work blocks.
+        .target(name: "Executors"),
         // Pure policy and models: no C, no I/O.
         .target(
             name: "HeraldCore",
@@ -54,16 +56,16 @@ let package = Package(
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "HeraldCore", "SoundFile", "HeraldStore", "RuntimePaths",
+                "CEspeakNG", "HeraldCore", "Executors", "SoundFile", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "HeraldStore",
-            dependencies: ["HeraldCore", "RuntimePaths", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HeraldCore", "Executors", "RuntimePaths", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "HeraldConfig",
             dependencies: [
-                "HeraldCore", "Speech", "RuntimePaths",
+                "HeraldCore", "RuntimePaths",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -134,9 +136,9 @@ let package = Package(
                 "HeraldStore", "HeraldCore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "Speech"]),
+        .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldApp", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
         .testTarget(
             name: "HeraldAppTests",
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
@@ -158,7 +160,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzIntakeJSON", ["FuzzIntake", "HeraldServer"]),
         ("FuzzAmount", ["HeraldCore", "Speech"]),
-        ("FuzzConfig", ["HeraldConfig", "HeraldCore"]),
+        ("FuzzConfig", ["HeraldConfig", "HeraldCore", "HeraldApp"]),
         ("FuzzMQTTPayload", ["FuzzIntake", "HeraldServer", "HeraldCore"]),
     ]
     package.targets += [

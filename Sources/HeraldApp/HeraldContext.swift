@@ -69,7 +69,7 @@ public struct HeraldContext: Sendable {
 
     /// The clip cache in the configured folder, indexed in this database.
     public var clipCache: ClipCache {
-        ClipCache(directory: configuration.cache.directory, maxBytes: configuration.cache.maxBytes, database: database)
+        ClipCache(directory: configuration.cache.directory, maxBytes: configuration.cache.maxBytes, index: database)
     }
 
     /// Text and payments to audio, with this config's engine, voices, packs and cache.

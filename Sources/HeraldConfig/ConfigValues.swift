@@ -1,7 +1,6 @@
 import Configuration
 import Foundation
 import HeraldCore
-import Speech
 
 /// Reads each key through swift-configuration, parses and range-checks it, and collects problems
 /// with the line the key sits on.
@@ -10,6 +9,9 @@ struct ConfigValues {
     let layout: YAMLLayout
     let file: String
     var problems: [ConfigProblem] = []
+    /// What the speech checks need beyond the values (`ConfigDraft`).
+    var givenPiperPython = false, givenPiperModel = false
+    var piperVoices: [(alias: String, written: String, voice: String)] = []
 
     init(reader: ConfigReader, layout: YAMLLayout, file: String) {
         self.reader = reader
@@ -118,24 +120,16 @@ struct ConfigValues {
                 report("speech.engine", "'\(engine)' is not an engine; use espeak-ng, piper or command")
             }
         }
+        // Whether the program is there and safe is checked with the speech engines (`ConfigDraft`).
         let command = string("speech.command") ?? speech.command
-        if !command.trimmingCharacters(in: .whitespaces).isEmpty, let problem = commandProblem(command, engine: speech.engine) {
-            report("speech.command", problem)
-        } else {
-            speech.command = command
-        }
+        speech.command = command
         if speech.engine == .command && command.trimmingCharacters(in: .whitespaces).isEmpty {
             report("speech.engine", "the command engine needs speech.command, e.g. \"espeak-ng --stdout -v {voice}\"")
         }
-        speech.piper = piper(defaults: speech.piper, engine: speech.engine)
+        speech.piper = piper(defaults: speech.piper)
         speech.commandTimeoutMilliseconds = integer("speech.command_timeout_ms", range: 100...120_000) ?? speech.commandTimeoutMilliseconds
-        if let language = string("speech.language"), !language.isEmpty {
-            if (try? AmountGrammars.grammar(for: language)) != nil {
-                speech.language = language
-            } else {
-                report("speech.language", "'\(language)' is not a language Herald speaks; use en or zh")
-            }
-        }
+        // Whether Herald speaks it is checked with the amount grammars (`ConfigDraft`).
+        if let language = string("speech.language"), !language.isEmpty { speech.language = language }
         if let voice = string("speech.voice") {
             if voice.isEmpty || SpeechNames.isVoiceName(voice) { speech.voice = voice } else {
                 report("speech.voice", "'\(voice)' is not a voice name (letters, digits and _ . + -, starting with a letter or digit); write it like en-us+f3, or leave it empty")

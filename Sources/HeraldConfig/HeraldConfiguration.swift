@@ -1,7 +1,6 @@
 import Configuration
 import Foundation
 import HeraldCore
-import Speech
 
 /// Herald's settings, read once from the YAML file and validated.
 public struct HeraldConfiguration: Sendable, Equatable {
@@ -65,8 +64,7 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// The file of the named clip in `samples/` or `chimes/` of the sounds folder (WAV, FLAC or
     /// Ogg); nil when the name is not a plain clip name (letters, digits, - and _) or no file has it.
     public static func clipPath(named name: String, in soundsDirectory: String) -> String? {
-        guard !name.isEmpty, name.count <= 64,
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        guard isClipName(name) else { return nil }
         for folder in ["samples", "chimes"] {
             for suffix in ["wav", "flac", "ogg"] {
                 let path = "\(soundsDirectory)/\(folder)/\(name).\(suffix)"
@@ -74,6 +72,12 @@ public struct HeraldConfiguration: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// A plain clip or chime name: 1 to 64 ASCII letters, digits, `-` and `_`, so never a path
+    /// (a name may come from the network).
+    public static func isClipName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     /// `$HERALD_SOUNDS`, else a `Sounds` folder beside or above the executable (a build tree),
@@ -112,19 +116,17 @@ public struct HeraldConfiguration: Sendable, Equatable {
         return (home as NSString).appendingPathComponent(".local/state/herald")
     }
 
-    /// Reads and validates `file`, or returns the defaults when `file` is nil.
-    /// - Throws: `ConfigError` naming the file, line and key of every problem.
-    public static func load(file: String?, stateDirectory: String) async throws -> HeraldConfiguration {
-        try read(file: file, stateDirectory: stateDirectory)
-    }
-
-    /// `load` without suspending: it runs where it is called, so a caller that must not hold up
-    /// the cooperative pool runs it on a thread of its own (the daemon's reload does). A file is
-    /// at most 1 MiB and is checked in a bounded time.
-    /// - Throws: `ConfigError` naming the file, line and key of every problem.
-    public static func read(file: String?, stateDirectory: String) throws -> HeraldConfiguration {
+    /// Reads and validates `file` as far as it goes without touching other files, or returns the
+    /// defaults when `file` is nil. Every command loads its config through
+    /// `HeraldConfiguration.read` (HeraldApp), which runs the checks left and throws.
+    ///
+    /// It runs where it is called, so a caller that must not hold up the cooperative pool runs it
+    /// on a thread of its own (the daemon's reload does). A file is at most 1 MiB and is checked
+    /// in a bounded time.
+    /// - Throws: `ConfigError` when the file cannot be read or is not a YAML mapping.
+    public static func draft(file: String?, stateDirectory: String) throws -> ConfigDraft {
         let defaults = HeraldConfiguration.defaults(stateDirectory: stateDirectory)
-        guard let file else { return defaults }
+        guard let file else { return ConfigDraft(configuration: defaults, problems: [], lines: [:]) }
         let text = try ConfigFileText.read(file)
         let layout = YAMLLayout(text: text, file: file)
         guard layout.isParsable else { throw ConfigError(layout.problems) }
@@ -133,9 +135,9 @@ public struct HeraldConfiguration: Sendable, Equatable {
         let reader = ConfigReader(provider: InMemoryProvider(name: file, values: layout.configValues))
         var values = ConfigValues(reader: reader, layout: layout, file: file)
         let configuration = values.configuration(defaults: defaults)
-        let problems = (layout.problems + values.problems).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
-        guard problems.isEmpty else { throw ConfigError(problems) }
-        return configuration
+        return ConfigDraft(configuration: configuration, problems: layout.problems + values.problems, lines: layout.lines,
+                           givenPiperPython: values.givenPiperPython, givenPiperModel: values.givenPiperModel,
+                           piperVoices: values.piperVoices)
     }
 }
 

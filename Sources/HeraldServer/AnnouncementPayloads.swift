@@ -225,7 +225,7 @@ struct PayloadValidator {
     }
 
     private func checkedChime(_ name: String) throws -> String {
-        guard name.lowercased() == "none" || isSafeName(name),
+        guard name.lowercased() == "none" || HeraldConfiguration.isClipName(name),
               FileManager.default.fileExists(atPath: "\(soundsDirectory)/chimes/\(name).flac") || name.lowercased() == "none" else {
             throw APIError.badRequest("chime", "'\(name)' is not a chime in Sounds/chimes")
         }
@@ -234,7 +234,7 @@ struct PayloadValidator {
 
     /// A named clip from the sounds folder's samples/ or chimes/ (no paths from the network).
     private func clipPath(_ name: String) throws -> String {
-        guard isSafeName(name) else { throw APIError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
+        guard HeraldConfiguration.isClipName(name) else { throw APIError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
         guard let path = HeraldConfiguration.clipPath(named: name, in: soundsDirectory) else {
             throw APIError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
         }

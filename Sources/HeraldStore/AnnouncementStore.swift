@@ -1,4 +1,5 @@
 import Foundation
+import Executors
 import GRDB
 import HeraldCore
 import Logging
@@ -11,9 +12,10 @@ import Logging
 /// usable again. Reads see both (and the rows on their way from one to the other). The restore
 /// journal is kept apart, by `RestoreJournalStore`.
 public actor AnnouncementStore {
-    /// A thread of its own: SQLite's synced writes block, and on the cooperative pool (one thread
-    /// per core) a stalled disk would hold up the API and the sound connection with them.
-    private static let executor = ThreadExecutor(name: "herald-store")
+    /// A serial dispatch queue beside the cooperative pool: SQLite's synced writes block, and on
+    /// the pool (one thread per core) a stalled disk would hold up the API and the sound
+    /// connection with them.
+    private static let executor = DispatchQueueExecutor(label: "herald-store")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 
     /// The SQLite file; nil while it cannot be opened.

@@ -1,46 +1,16 @@
 import Foundation
 import GRDB
+import HeraldCore
 
-/// One rendered clip in the on-disk cache.
-public struct CachedClipRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+/// The record's coding keys, snake-cased, are the columns of `cached_clip`.
+extension CachedClipRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "cached_clip"
     public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public var key: String
-    public var material: String
-    /// File name inside the cache folder.
-    public var file: String
-    public var bytes: Int64
-    public var durationMilliseconds: Int
-    public var hits: Int
-    public var createdAt: Date
-    public var lastUsedAt: Date
-
-    public init(key: String, material: String, file: String, bytes: Int64, durationMilliseconds: Int,
-                hits: Int, createdAt: Date, lastUsedAt: Date) {
-        self.key = key
-        self.material = material
-        self.file = file
-        self.bytes = bytes
-        self.durationMilliseconds = durationMilliseconds
-        self.hits = hits
-        self.createdAt = createdAt
-        self.lastUsedAt = lastUsedAt
-    }
 }
 
-/// Totals for `herald cache stats`.
-public struct ClipCacheTotals: Sendable, Equatable, Codable {
-    public var entries: Int
-    public var bytes: Int64
-    public var hits: Int
-    public var misses: Int
-
-    /// Hits over lookups, 0 when nothing was looked up.
-    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
-}
-
-extension AppDatabase {
+/// The clip cache's index (`ClipIndex`), in the `cached_clip` table and two counters.
+extension AppDatabase: ClipIndex {
     /// The entry for `key` whose material matches; nil for a miss. Only reads: the lookup is
     /// counted apart (`countCacheLookup`), so a cached clip starts without waiting for a synced write.
     public func cachedClip(key: String, material: String) async throws -> CachedClipRecord? {

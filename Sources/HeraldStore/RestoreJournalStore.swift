@@ -1,3 +1,4 @@
+import Executors
 import Foundation
 import HeraldCore
 import Logging
@@ -10,9 +11,10 @@ import Logging
 /// the other place (one that could not be removed) never hides it. When neither can be written the
 /// entry is kept in memory, with a critical log line, and `retry()` moves it back to its place.
 public actor RestoreJournalStore: RestoreJournal {
-    /// A thread of its own: the journal's synced writes block, and on the cooperative pool (one
-    /// thread per core) a stalled disk would hold up the API and the sound connection with them.
-    private static let executor = ThreadExecutor(name: "herald-journal")
+    /// A serial dispatch queue of its own: the journal's synced writes block, and on the
+    /// cooperative pool (one thread per core) a stalled disk would hold up the API and the sound
+    /// connection with them; apart from the log's, so a journal write never waits behind a row.
+    private static let executor = DispatchQueueExecutor(label: "herald-journal")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { Self.executor.asUnownedSerialExecutor() }
 
     /// The journal beside the database (`<database>.restore-journal.0` and `.1`).

@@ -8,7 +8,7 @@ extension PulseConnection {
     /// Cancelling the calling task fades the stream out over `fadeMilliseconds` and stops it.
     public func play(_ audio: AudioSource, onSink sinkName: String, mediaRole: String,
                      fadeMilliseconds: Int = 150) async throws -> PlaybackReport {
-        let playback = PulsePlayback()
+        let playback = PulsePlayback(lock: lock)
         withLock { activePlayback = playback }
         defer { withLock { if activePlayback === playback { activePlayback = nil } } }
         let watchdog = Task { [weak self] in

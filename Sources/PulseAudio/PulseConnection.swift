@@ -14,6 +14,8 @@ import Synchronization
 /// mainloop thread), and `subscribers` sits behind its own `Mutex`.
 public final class PulseConnection: @unchecked Sendable {
     let mainloop: OpaquePointer
+    /// The mainloop's lock, with its debug-only owner record (`assertLocked()`).
+    let lock: MainloopLock
     let context: OpaquePointer
     /// How long any single request may take.
     public let requestTimeout: Duration
@@ -37,8 +39,13 @@ public final class PulseConnection: @unchecked Sendable {
             throw SoundSystemError.noServer("pa_threaded_mainloop_new failed")
         }
         let properties = pa_proplist_new()
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, applicationName)
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_PROCESS_ID, "\(getpid())")
+        for (key, value) in [(PA_PROP_APPLICATION_NAME, applicationName), (PA_PROP_APPLICATION_PROCESS_ID, "\(getpid())")]
+        where pa_proplist_sets(properties, key, value) < 0 {
+            // Refused only for an invalid key or a value that is not UTF-8.
+            pa_proplist_free(properties)
+            pa_threaded_mainloop_free(mainloop)
+            throw SoundSystemError.operationFailed("cannot set the client property \(key) to '\(value)'")
+        }
         guard let context = pa_context_new_with_proplist(
             pa_threaded_mainloop_get_api(mainloop), applicationName, properties)
         else {
@@ -48,6 +55,7 @@ public final class PulseConnection: @unchecked Sendable {
         }
         pa_proplist_free(properties)
         self.mainloop = mainloop
+        self.lock = MainloopLock(mainloop)
         self.context = context
         self.requestTimeout = timeout
         self.logger = logger
@@ -55,13 +63,13 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     deinit {
-        pa_threaded_mainloop_lock(mainloop)
-        warmStream?.close()
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
-        pa_threaded_mainloop_unlock(mainloop)
+        withLock {
+            warmStream?.close()
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_set_subscribe_callback(context, nil, nil)
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+        }
         pa_threaded_mainloop_stop(mainloop)
         pa_threaded_mainloop_free(mainloop)
         for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
@@ -127,10 +135,9 @@ public final class PulseConnection: @unchecked Sendable {
         String(cString: pa_strerror(pa_context_errno(context)))
     }
 
+    /// Runs `body` with the mainloop lock held: what every public entry point does first.
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// Starts a libpulse operation and waits for its items, with the request timeout.
@@ -149,7 +156,7 @@ public final class PulseConnection: @unchecked Sendable {
         _ what: String, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     ) -> PulseRequest<Item> {
         let timeout = requestTimeout
-        let request = PulseRequest<Item>()
+        let request = PulseRequest<Item>(lock: lock)
         withLock {
             guard pa_context_get_state(context) == PA_CONTEXT_READY else {
                 request.finish(.connectionLost("not connected (\(Self.lastError(context)))"))

@@ -40,8 +40,12 @@ final class PulsePlayback: @unchecked Sendable {
     private(set) var pausedTotal: Duration = .zero
     /// The connection's warm stream, when this playback borrowed it instead of making its own.
     private(set) var warm: WarmStream?
+    /// The connection's mainloop lock, checked in debug builds.
+    private let lock: MainloopLock
 
-    init() {}
+    init(lock: MainloopLock) {
+        self.lock = lock
+    }
 
     /// How long the server may hold a new stream's data ahead of the speaker. A large target
     /// buffer lets the server rewind what the sink already rendered ahead, so the first sample is
@@ -56,6 +60,7 @@ final class PulsePlayback: @unchecked Sendable {
     /// format, takes that one over and uncorks it. Called with the mainloop lock held.
     func start(_ continuation: CheckedContinuation<Void, any Error>, context: OpaquePointer,
                format: AudioFormat, sinkName: String, mediaRole: String, warm: WarmStream? = nil) {
+        lock.assertLocked()
         self.continuation = continuation
         self.sinkName = sinkName
         // Held from here, so that `tearDown` gives it back whatever happens next.
@@ -159,12 +164,14 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// Adds produced samples and writes what the server can take now. Called with the lock held.
     func append(_ samples: [Float]) {
+        lock.assertLocked()
         samples.withUnsafeBytes { bytes.append(contentsOf: $0) }
         writeWhatFits()
     }
 
     /// Marks the end of the input; the stream drains once everything is written. Lock held.
     func finishInput() {
+        lock.assertLocked()
         inputFinished = true
         writeWhatFits()
     }
@@ -208,12 +215,14 @@ final class PulsePlayback: @unchecked Sendable {
     /// server rewinds to start a new stream at once, so the end is heard one audio length after
     /// the start. Called with the lock held.
     var endHeardAt: ContinuousClock.Instant? {
+        lock.assertLocked()
         guard let startedAt, bytesPerSecond > 0 else { return nil }
         return startedAt + pausedTotal + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
     }
 
     /// Resumes the caller at most once. Called with the lock held.
     func finish(_ error: SoundSystemError?) {
+        lock.assertLocked()
         guard let continuation else { return }
         self.continuation = nil
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -226,6 +235,7 @@ final class PulsePlayback: @unchecked Sendable {
     /// (a faded stream is never handed back as a warm one); nil when it is not playing, and then
     /// it is stopped at once. Called with the lock held.
     func beginFadeOut() -> UInt32? {
+        lock.assertLocked()
         guard let index = streamIndex, !cancelled else {
             stopNow()
             return nil
@@ -236,16 +246,21 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// The server's index of this stream, once connected. Called with the lock held.
     var streamIndex: UInt32? {
+        lock.assertLocked()
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
         let index = pa_stream_get_index(stream)
         return index == herald_pa_invalid_index() ? nil : index
     }
 
     /// Time spent paused so far, the current pause included. Called with the lock held.
-    var pausedSoFar: Duration { pausedTotal + (pausedAt.map { .now - $0 } ?? .zero) }
+    var pausedSoFar: Duration {
+        lock.assertLocked()
+        return pausedTotal + (pausedAt.map { .now - $0 } ?? .zero)
+    }
 
     /// Pauses (corks) or resumes the stream; false when it is not playing. Called with the lock held.
     func setPaused(_ paused: Bool) -> Bool {
+        lock.assertLocked()
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY, (pausedAt != nil) != paused else { return false }
         // Refused: neither paused nor resumed, and the time paused stays as it was.
         guard (try? PulseOperation.send(paused ? "cork" : "uncork", on: stream, pa_stream_cork(stream, paused ? 1 : 0, nil, nil))) != nil else {
@@ -262,6 +277,7 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// Drops what is still buffered and ends the playback early. Called with the lock held.
     func stopNow() {
+        lock.assertLocked()
         stoppedEarly = true
         cancelled = true
         if let stream, pa_stream_get_state(stream) == PA_STREAM_READY {
@@ -274,6 +290,7 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// Clears the callbacks and frees the stream. Called with the lock held.
     func tearDown() {
+        lock.assertLocked()
         if let drainOperation {
             // A stopped stream's drain reply can still arrive; cancelled, its callback is not called.
             if pa_operation_get_state(drainOperation) == PA_OPERATION_RUNNING { pa_operation_cancel(drainOperation) }

@@ -7,6 +7,8 @@ import HeraldCore
 /// `@unchecked Sendable`: every field is read and written either with the threaded mainloop's lock
 /// held by the caller or from the mainloop thread inside a callback, where libpulse holds that lock.
 class PulseRequestBase: @unchecked Sendable {
+    /// The connection's mainloop lock, checked in debug builds.
+    let lock: MainloopLock
     var operation: OpaquePointer?
     var timeout: Task<Void, Never>?
     var error: SoundSystemError?
@@ -14,8 +16,13 @@ class PulseRequestBase: @unchecked Sendable {
     var label = ""
     private(set) var finished = false
 
-    /// Resumes the waiting caller, at most once.
+    init(lock: MainloopLock) {
+        self.lock = lock
+    }
+
+    /// Resumes the waiting caller, at most once. Called with the lock held.
     func finish(_ failure: SoundSystemError?) {
+        lock.assertLocked()
         guard !finished else { return }
         finished = true
         timeout?.cancel()

@@ -15,9 +15,14 @@ final class WarmStream: @unchecked Sendable {
     private(set) var lent = false
     /// Given back unusable (stopped half-way): the owner replaces it.
     private(set) var spent = false
+    /// The connection's mainloop lock, checked in debug builds.
+    private let lock: MainloopLock
 
     /// Creates the stream and starts connecting it, corked. Called with the lock held.
-    init(context: OpaquePointer, sinkName: String, format: AudioFormat, mediaRole: String) throws(SoundSystemError) {
+    init(lock: MainloopLock, context: OpaquePointer, sinkName: String, format: AudioFormat,
+         mediaRole: String) throws(SoundSystemError) {
+        lock.assertLocked()
+        self.lock = lock
         stream = try PulsePlayback.makeStream(context: context, format: format, mediaRole: mediaRole)
         self.sinkName = sinkName
         self.format = format
@@ -38,10 +43,14 @@ final class WarmStream: @unchecked Sendable {
     }
 
     /// Marks it borrowed. Called with the lock held.
-    func lend() { lent = true }
+    func lend() {
+        lock.assertLocked()
+        lent = true
+    }
 
     /// Takes it back from a playback, corked when it can serve again. Called with the lock held.
     func giveBack(reusable: Bool) {
+        lock.assertLocked()
         lent = false
         spent = !reusable
         // Corked either way: an uncorked input, even an empty one, keeps the sink from suspending.
@@ -53,6 +62,7 @@ final class WarmStream: @unchecked Sendable {
 
     /// Disconnects and frees it; it must not be lent. Called with the lock held.
     func close() {
+        lock.assertLocked()
         pa_stream_set_state_callback(stream, nil, nil)
         switch state {
         case PA_STREAM_READY:
@@ -83,12 +93,13 @@ extension PulseConnection {
             guard pa_context_get_state(context) == PA_CONTEXT_READY else {
                 throw SoundSystemError.connectionLost("not connected (\(Self.lastError(context)))")
             }
-            warmStream = try WarmStream(context: context, sinkName: sinkName, format: format, mediaRole: mediaRole)
+            warmStream = try WarmStream(lock: lock, context: context, sinkName: sinkName, format: format, mediaRole: mediaRole)
         }
     }
 
     /// The warm stream, marked borrowed, when it fits this playback. Called with the lock held.
     func borrowWarmStream(sinkName: String, format: AudioFormat) -> WarmStream? {
+        lock.assertLocked()
         guard let warm = warmStream, warm.fits(sinkName: sinkName, format: format) else { return nil }
         warm.lend()
         return warm

@@ -1,22 +1,25 @@
 import Foundation
 import HeraldCore
-import HeraldStore
 import RuntimePaths
 import SoundFile
 import Synchronization
 
-/// Rendered speech on disk as FLAC, indexed in SQLite with hit counts, capped in bytes with
-/// least-recently-used eviction. The folder it makes is 0700 and the files 0600 (what a shop
+/// Rendered speech on disk as FLAC, indexed (`ClipIndex`: SQLite in the daemon) with hit counts,
+/// capped in bytes with least-recently-used eviction. The folder it makes is 0700 and the files 0600 (what a shop
 /// said, and when, is the shop's).
 public struct ClipCache: Sendable {
     public let directory: String
     public let maxBytes: Int64
-    let database: AppDatabase
+    let index: any ClipIndex
 
-    public init(directory: String, maxBytes: Int64, database: AppDatabase) {
+    /// - Parameters:
+    ///   - directory: the folder of the FLAC files, made private on the first store.
+    ///   - maxBytes: the cap on the files' total size.
+    ///   - index: which file holds which material, with the counts (`AppDatabase` in the daemon).
+    public init(directory: String, maxBytes: Int64, index: any ClipIndex) {
         self.directory = directory
         self.maxBytes = maxBytes
-        self.database = database
+        self.index = index
     }
 
     /// Everything that changes the sound, spelled out.
@@ -44,9 +47,9 @@ public struct ClipCache: Sendable {
     public func lookUp(engine: String, request: SpeechRequest) async throws -> (clip: Clip?, count: @Sendable () -> Void) {
         let material = Self.material(engine: engine, request: request)
         let key = Self.key(for: material)
-        let database = self.database
-        let countHit: @Sendable () -> Void = { database.countCacheLookup(key: key, hit: true, now: Date()) }
-        let countMiss: @Sendable () -> Void = { database.countCacheLookup(key: key, hit: false, now: Date()) }
+        let index = self.index
+        let countHit: @Sendable () -> Void = { index.countCacheLookup(key: key, hit: true, now: Date()) }
+        let countMiss: @Sendable () -> Void = { index.countCacheLookup(key: key, hit: false, now: Date()) }
         let file = path("\(key).flac")
         // Seen by this process and still on disk: no read of the index, which would wait behind
         // the announcement's own log row being written.
@@ -54,7 +57,7 @@ public struct ClipCache: Sendable {
             if let clip = try? DecodedClips.shared.clip(path: file) { return (clip, countHit) }
             _ = Self.known.withLock { $0.removeValue(forKey: file) }
         }
-        guard let record = try await database.cachedClip(key: key, material: material) else { return (nil, countMiss) }
+        guard let record = try await index.cachedClip(key: key, material: material) else { return (nil, countMiss) }
         do {
             let clip = try DecodedClips.shared.clip(path: path(record.file))
             Self.remember(path(record.file), material)
@@ -62,7 +65,7 @@ public struct ClipCache: Sendable {
         } catch {
             // The file went missing or bad: forget it and render again.
             forget(record.file)
-            try await database.removeCachedClip(key: key)
+            try await index.removeCachedClip(key: key)
             return (nil, countMiss)
         }
     }
@@ -89,7 +92,7 @@ public struct ClipCache: Sendable {
     public func preload(limit: Int, bytes: Int) async throws -> Int {
         var loaded: [String] = []
         var budget = bytes
-        for record in try await database.mostUsedCachedClips(limit: limit) where budget > 0 {
+        for record in try await index.mostUsedCachedClips(limit: limit) where budget > 0 {
             guard let clip = try? DecodedClips.shared.clip(path: path(record.file)) else { continue }
             Self.remember(path(record.file), record.material)
             budget -= clip.samples.count * MemoryLayout<Float>.size
@@ -116,7 +119,7 @@ public struct ClipCache: Sendable {
         }
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: path(file)))?[.size] as? NSNumber)?.int64Value ?? 0
         let now = Date()
-        let evicted = try await database.storeCachedClip(
+        let evicted = try await index.storeCachedClip(
             CachedClipRecord(key: key, material: material, file: file, bytes: bytes,
                              durationMilliseconds: clip.durationMilliseconds, hits: 0, createdAt: now, lastUsedAt: now),
             maxBytes: maxBytes)
@@ -124,12 +127,12 @@ public struct ClipCache: Sendable {
         for old in evicted { forget(old.file) }
     }
 
-    public func totals() async throws -> ClipCacheTotals { try await database.clipCacheTotals() }
+    public func totals() async throws -> ClipCacheTotals { try await index.clipCacheTotals() }
 
     /// Deletes every cached clip; returns how many there were.
     @discardableResult
     public func clear() async throws -> Int {
-        let removed = try await database.clearClipCache()
+        let removed = try await index.clearClipCache()
         for record in removed { forget(record.file) }
         return removed.count
     }

@@ -1,4 +1,5 @@
 import CEspeakNG
+import Executors
 import Foundation
 import HeraldCore
 import Synchronization
@@ -6,12 +7,13 @@ import Synchronization
 /// espeak-ng linked in-process, streaming: chunks go out while the rest of the sentence is
 /// still being synthesized.
 ///
-/// espeak-ng keeps process-global state (the voice, the parameters, the callback), so this one
-/// actor owns it: every call into the library runs on it, one synthesis at a time, on a thread
-/// of its own (a long sentence blocks for a while; the cooperative pool has one thread a core).
+/// espeak-ng keeps process-global state (the voice, the parameters, the callback): it is one
+/// engine per process, so this one actor owns it, and every call into the library runs on its
+/// one serial executor, one synthesis at a time, on a dispatch queue of its own beside the
+/// cooperative pool (a long sentence blocks for a while; the pool has one thread a core).
 public actor EspeakSynthesizer: Synthesizer {
     public nonisolated let engineName = "espeak-ng"
-    private nonisolated let executor = ThreadExecutor(name: "herald-espeak-ng")
+    private nonisolated let executor = DispatchQueueExecutor(label: "herald-espeak-ng")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private var sampleRate: Int?
     /// The voice list, read once (`catalog()`): it does not change while Herald runs.

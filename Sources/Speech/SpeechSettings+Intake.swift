@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// A language or voice a request may not use: the field it came in, and what to do.
 public struct SpeechFieldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request field, as the caller names it (`lang`, `message.data.voice`, `--voice`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldApp
+import HeraldCore
 import Speech
 
 extension Herald {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldConfig
 
 /// A temporary folder holding a config file, a subfolder `afolder` and a regular file `afile`,

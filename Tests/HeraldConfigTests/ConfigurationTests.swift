@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldConfig
 import HeraldCore
 import Speech

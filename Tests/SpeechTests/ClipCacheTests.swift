@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func storesLooksUpAndCountsHits() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let cache = workspace.cache()
         #expect(try await cache.clip(engine: "espeak-ng", request: request("hello")) == nil)
         try await cache.store(tone(milliseconds: 300), engine: "espeak-ng", request: request("hello"))
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func evictsTheLeastRecentlyUsedPastTheCap() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let probe = workspace.cache()
         try await probe.store(tone(milliseconds: 500), engine: "e", request: request("probe"))
         let oneClip = try await probe.totals().bytes
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aDeletedFileIsAMissNotAnError() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let cache = workspace.cache()
         try await cache.store(tone(milliseconds: 200), engine: "e", request: request("x"))
         for file in try FileManager.default.contentsOfDirectory(atPath: workspace.folder + "/cache") {
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func clearRemovesEverything() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let cache = workspace.cache()
         try await cache.store(tone(milliseconds: 200), engine: "e", request: request("x"))
         #expect(try await cache.clear() == 1)
@@ -68,14 +68,14 @@ import Testing
     }
 
     @Test func theMostUsedSentencesAreLoadedAtStartWithinTheBudget() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let cache = workspace.cache()
         for text in ["rare", "often", "gone"] {
             try await cache.store(tone(milliseconds: 300), engine: "e", request: request(text))
         }
         for _ in 0..<3 { _ = try await cache.clip(engine: "e", request: request("often")) }
         for _ in 0..<2 { _ = try await cache.clip(engine: "e", request: request("gone")) }
-        let order = try await workspace.database.mostUsedCachedClips(limit: 3).map(\.material)
+        let order = try await workspace.index.mostUsedCachedClips(limit: 3).map(\.material)
         #expect(order == ["often", "gone", "rare"].map { ClipCache.material(engine: "e", request: request($0)) })
         let gone = ClipCache.key(for: ClipCache.material(engine: "e", request: request("gone")))
         try FileManager.default.removeItem(atPath: workspace.folder + "/cache/\(gone).flac")

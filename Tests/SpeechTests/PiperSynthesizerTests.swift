@@ -8,7 +8,7 @@ import Testing
 /// what espeak-ng takes over, how fast, and what the speech says it was. Piper itself is heard
 /// in IntegrationTests/PiperVoiceTests.
 @Suite(.serialized) struct PiperSynthesizerTests {
-    let workspace = try! SpeechWorkspace()
+    let workspace = SpeechWorkspace()
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     /// A model Herald can read (its JSON) for a stand-in program that never opens it.

@@ -13,7 +13,7 @@ import Testing
     @Test func cachedClipsArePrivate() async throws {
         let previous = umask(0o022)
         defer { umask(previous) }
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         try await workspace.cache().store(tone(milliseconds: 200), engine: "e",
                                           request: SpeechRequest(text: "hello", language: "en", voice: "en-us", rate: 175, pitch: 50))
         let folder = workspace.folder + "/cache"
@@ -26,7 +26,7 @@ import Testing
     @Test func aBuiltVoicePackIsPrivate() async throws {
         let previous = umask(0o022)
         defer { umask(previous) }
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let directory = workspace.folder + "/packs/en"
         let pack = try await VoicePackBuilder(renderer: workspace.renderer()).build(language: "en", into: directory) { _, _ in }
         #expect(!pack.manifest.clips.isEmpty)

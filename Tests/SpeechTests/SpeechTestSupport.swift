@@ -1,22 +1,21 @@
 import Foundation
 import HeraldCore
-import HeraldStore
 import Logging
 import Speech
 
-/// A temporary folder with its own SQLite file and cache.
+/// A temporary folder with its own cache, indexed in memory.
 final class SpeechWorkspace {
     let folder = NSTemporaryDirectory() + "herald-speech-\(UUID().uuidString)"
-    let database: AppDatabase
+    let index = MemoryClipIndex()
 
-    init() throws {
-        database = try AppDatabase(path: folder + "/herald.sqlite")
+    init() {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     func cache(maxBytes: Int64 = 50_000_000) -> ClipCache {
-        ClipCache(directory: folder + "/cache", maxBytes: maxBytes, database: database)
+        ClipCache(directory: folder + "/cache", maxBytes: maxBytes, index: index)
     }
 
     /// The repository's Sounds folder.

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func chineseIsSynthesized() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let clip = try await workspace.renderer().synthesizeWhole(
             SpeechRequest(text: "收款二十五元三角", language: "zh", voice: "cmn", rate: 175, pitch: 50))
         #expect(clip.durationMilliseconds > 1000)

@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test func aPaymentUsesThePackWhenItHasEveryWord() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         let rendered = try await workspace.renderer().render(payment: Amount(minorUnits: 100105, currency: .usd), language: "en")
         #expect(rendered.clipSource == .pack)
         #expect(rendered.spokenText == "Payment received: one thousand one dollars and five cents")
     }
 
     @Test func aPackMissingAWordFallsBackToSynthesis() async throws {
-        let workspace = try SpeechWorkspace()
+        let workspace = SpeechWorkspace()
         // A copy of the English pack without "thousand".
         let copy = workspace.folder + "/voices/en"
         try FileManager.default.createDirectory(atPath: workspace.folder + "/voices", withIntermediateDirectories: true)

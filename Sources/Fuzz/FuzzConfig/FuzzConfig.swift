@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import HeraldApp
 import HeraldConfig
 
 /// `HeraldConfiguration.load(file:stateDirectory:)` through its public API: the input is written to

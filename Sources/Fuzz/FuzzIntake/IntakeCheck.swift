@@ -27,7 +27,7 @@ public enum IntakeCheck {
         var speech = SpeechSettings()
         speech.engine = .command
         speech.command = "true"
-        let cache = ClipCache(directory: folder + "/cache", maxBytes: 1_000_000, database: database)
+        let cache = ClipCache(directory: folder + "/cache", maxBytes: 1_000_000, index: database)
         return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache), maxTextCharacters: maxTextCharacters,
                                 speech: speech, soundsDirectory: soundsDirectory)
     }()

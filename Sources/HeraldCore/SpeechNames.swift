@@ -15,9 +15,4 @@ public enum SpeechNames {
         guard let first = text.first, first.isASCII, first.isLetter || first.isNumber, text.count <= 64 else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.+-".contains($0)) }
     }
-
-    /// `value` quoted for a message, cut short when it is long (a 5,000-character language).
-    static func quoted(_ value: String) -> String {
-        value.count <= 40 ? "'\(value)'" : "'\(value.prefix(32))...' (\(value.count) characters)"
-    }
 }

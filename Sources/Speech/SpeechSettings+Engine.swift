@@ -1,36 +1,7 @@
 import HeraldCore
 import Logging
 
-/// The speech part of the config, already validated.
-public struct SpeechSettings: Sendable, Equatable {
-    public enum Engine: String, Sendable, CaseIterable { case espeakNG = "espeak-ng", command, piper }
-
-    public var engine: Engine = .espeakNG
-    /// For the `command` engine.
-    public var command: String = ""
-    public var commandTimeoutMilliseconds: Int = 10_000
-    /// For the `piper` engine.
-    public var piper = PiperSettings()
-    public var language: String = "en"
-    /// Empty: the engine's default voice for the language.
-    public var voice: String = ""
-    public var rate: Int = 175
-    public var pitch: Int = 50
-    /// Alias -> engine voice; the push payload's names by default.
-    public var voiceAliases: [String: String] = SpeechSettings.defaultAliases
-    /// Language -> template with `{amount}`.
-    public var phrases: [String: String] = ["en": "Payment received: {amount}", "zh": "收款{amount}"]
-    public var currency: Currency = .usd
-    /// Where voice packs live (`Sounds/voices`).
-    public var packsDirectory: String = ""
-
-    public init() {}
-
-    public static let defaultAliases = [
-        "alloy": "en-us", "echo": "en-us+m3", "fable": "en-gb", "onyx": "en-us+m7",
-        "nova": "en-us+f3", "shimmer": "en-us+f4",
-    ]
-
+extension SpeechSettings {
     /// The engine voice for a request: an alias, the voice itself, or the language's default.
     /// For Piper, "" is the default model, and the push payload's names (nova, alloy...) are the
     /// default model unless `speech.piper.voices` maps them.
