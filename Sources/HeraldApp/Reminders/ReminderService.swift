@@ -183,7 +183,7 @@ public actor ReminderService {
 
     /// Renders a text reminder into the clip cache now, so its time never waits on synthesis.
     private func prerender(_ reminder: Reminder) async {
-        guard reminder.bodyKind == "text" else { return }
+        guard reminder.bodyKind == .text else { return }
         do {
             _ = try await context.makeRenderer().warm(text: reminder.body, language: reminder.language, voice: reminder.voice)
         } catch {
@@ -225,7 +225,7 @@ public actor ReminderService {
         switch action {
         case .say(let due, let late, let time):
             var request = AnnouncementRequest(
-                body: reminder.bodyKind == "file" ? .file(path: reminder.body) : .text(reminder.body),
+                body: reminder.bodyKind == .file ? .file(path: reminder.body) : .text(reminder.body),
                 priority: reminder.priority, source: .reminder, client: "scheduler",
                 language: reminder.language, voice: reminder.voice,
                 requestID: "\(reminder.id)/\(Int(due.timeIntervalSince1970))/\(time)")
