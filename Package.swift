@@ -151,7 +151,8 @@ let package = Package(
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
+            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SoundFile", "HeraldCore", "HeraldStore", "PulseAudio",

@@ -28,7 +28,7 @@ public struct AnnouncementIntake: Sendable {
 
     /// Fetches `audio_url` clips for this intake, with the config in force.
     var remote: RemoteAudio {
-        RemoteAudio(settings: live.value.configuration.audioURL, cache: live.value.clipCache)
+        RemoteAudio(settings: live.value.configuration.audioURL, cache: live.value.clipCache, client: live.value.httpClient)
     }
 
     /// The validator with the config in force now.

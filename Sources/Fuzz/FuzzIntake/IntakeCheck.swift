@@ -28,7 +28,7 @@ public enum IntakeCheck {
         speech.engine = .command
         speech.command = "true"
         let cache = ClipCache(directory: folder + "/cache", maxBytes: 1_000_000, database: database)
-        return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache), maxTextCharacters: maxTextCharacters,
+        return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache, client: nil), maxTextCharacters: maxTextCharacters,
                                 speech: speech, soundsDirectory: soundsDirectory)
     }()
 

@@ -94,7 +94,8 @@ public actor ReminderService {
     /// Webhook deliveries the last stop cut off go on where they were.
     private func resumeEscalations() async {
         do {
-            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts, logger: logger)
+            let escalator = Escalator(database: database, client: context.httpClient,
+                                      attempts: context.configuration.reminders.escalateAttempts, logger: logger)
             for row in try await database.unfinishedEscalations() {
                 startEscalation { await escalator.resume(row) }
             }
@@ -255,8 +256,8 @@ public actor ReminderService {
             guard let url = reminder.escalate ?? context.configuration.reminders.escalate else { return }
             let event = Escalator.Event(event: "reminder.\(reason.rawValue)", reminder: reminder.id, text: reminder.body,
                                         due: due, outcome: reason.rawValue, priority: reminder.priority.rawValue, sentAt: moment)
-            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts,
-                                      logger: logger)
+            let escalator = Escalator(database: database, client: context.httpClient,
+                                      attempts: context.configuration.reminders.escalateAttempts, logger: logger)
             startEscalation { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) }
         }
     }
