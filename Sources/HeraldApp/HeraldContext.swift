@@ -41,10 +41,11 @@ public struct HeraldContext: Sendable {
 
     /// This context with a reloaded config; the open database is kept when its path is the same.
     public func reloaded(with configuration: HeraldConfiguration) throws -> HeraldContext {
-        var next = if configuration.databasePath == self.configuration.databasePath {
-            HeraldContext(configuration: configuration, logger: logger, database: database, store: store, tolerant: tolerant)
+        var next: HeraldContext
+        if configuration.databasePath == self.configuration.databasePath {
+            next = HeraldContext(configuration: configuration, logger: logger, database: database, store: store, tolerant: tolerant)
         } else {
-            try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
+            next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
         }
         next.httpClient = httpClient
         return next

@@ -9,7 +9,8 @@ import Testing
 @Suite struct PaymentAmountTests {
     @Test func aPaymentRowKeepsItsAmountInMinorUnits() async throws {
         let database = try AppDatabase(DatabaseQueue())
-        var row = AnnouncementRecord(source: .api, priority: .high, bodyKind: .payment, body: "25.30 USD", queuedAt: Date())
+        var row = AnnouncementRecord(source: .api, priority: .high, bodyKind: .payment, body: "25.30 USD",
+                                     queuedAt: Date(timeIntervalSince1970: 1000))
         row.amount = Amount(minorUnits: 2530, currency: .usd)
         try await database.record(row)
         let stored = try #require(try await database.writer.read { db in

@@ -77,9 +77,10 @@ public struct Escalator: Sendable {
                 request.headers.add(name: "content-type", value: "application/json")
                 request.headers.add(name: "user-agent", value: "herald")
                 request.body = .bytes(body)
+                let sent = request
                 // One bound for the answer and its body: a webhook that stops sending holds nothing.
                 let code = try await withDeadline(.seconds(15), timeoutError: { HTTPClientError.deadlineExceeded }) {
-                    let response = try await client.execute(request, timeout: .seconds(15))
+                    let response = try await client.execute(sent, timeout: .seconds(15))
                     _ = try? await response.body.collect(upTo: 65_536)
                     return Int(response.status.code)
                 }
