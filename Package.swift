@@ -78,11 +78,19 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // The one way in for announcements, under both edges: the wire types shared with the CLI,
+        // strict JSON, the validator, signatures, and the intake error the edges answer with.
+        .target(
+            name: "HeraldIntake",
+            dependencies: [
+                "HeraldApp", "HeraldConfig", "HeraldCore", "Speech",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The HTTP API of `herald serve`.
         .target(
             name: "HeraldServer",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech",
+                "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore", "Speech",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -97,7 +105,7 @@ let package = Package(
         .target(
             name: "HeraldMQTT",
             dependencies: [
-                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldServer",
+                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -113,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "herald-full",
             dependencies: [
-                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldServer", "HeraldMQTT", "PulseAudio",
+                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "PulseAudio",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -142,9 +150,11 @@ let package = Package(
         .testTarget(
             name: "HeraldAppTests",
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
+            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SoundFile", "HeraldCore", "HeraldStore", "PulseAudio",
@@ -158,10 +168,10 @@ let package = Package(
 // link them. Built in debug: they reach internal symbols with `@testable import`.
 if Context.environment["HERALD_FUZZ"] == "1" {
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
-        ("FuzzIntakeJSON", ["FuzzIntake", "HeraldServer"]),
+        ("FuzzIntakeJSON", ["FuzzIntake", "HeraldIntake"]),
         ("FuzzAmount", ["HeraldCore", "Speech"]),
         ("FuzzConfig", ["HeraldConfig", "HeraldCore", "HeraldApp"]),
-        ("FuzzMQTTPayload", ["FuzzIntake", "HeraldServer", "HeraldCore"]),
+        ("FuzzMQTTPayload", ["FuzzIntake", "HeraldIntake", "HeraldCore"]),
     ]
     package.targets += [
         // SwiftPM renames an executable's entry point to `<Target>_main`; this C file defines
@@ -171,7 +181,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         // The intake's properties, shared by the HTTP and the MQTT fuzzer.
         .target(
             name: "FuzzIntake",
-            dependencies: ["FuzzSupport", "HeraldServer", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech"],
+            dependencies: ["FuzzSupport", "HeraldIntake", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech"],
             path: "Sources/Fuzz/FuzzIntake"),
     ]
     for fuzzer in fuzzers {

@@ -9,8 +9,11 @@ public struct AnnouncementRequest: Sendable {
         case text(String)
         /// An amount, parsed once where it came in (API, CLI, the log).
         case payment(Amount)
-        /// An http(s) URL on an allowed host, fetched, decoded and cached.
+        /// An http(s) URL on an allowed host, fetched, decoded and cached when it is said (a
+        /// request queued again from the log: the clip is in the cache, not in memory).
         case audioURL(String)
+        /// An `audio_url` the intake has fetched and decoded: said from `clip`, not decoded again.
+        case fetchedAudio(url: String, clip: Clip)
     }
 
     public var body: Body
@@ -58,12 +61,12 @@ public struct AnnouncementRequest: Sendable {
         self.client = client
     }
 
-    var bodyKind: String {
+    var bodyKind: BodyKind {
         switch body {
-        case .file: "file"
-        case .text: "text"
-        case .payment: "payment"
-        case .audioURL: "audio_url"
+        case .file: .file
+        case .text: .text
+        case .payment: .payment
+        case .audioURL, .fetchedAudio: .audioURL
         }
     }
 
@@ -72,22 +75,22 @@ public struct AnnouncementRequest: Sendable {
         case .file(let path): path
         case .text(let text): text
         case .payment(let amount): amount.description
-        case .audioURL(let url): url
+        case .audioURL(let url), .fetchedAudio(let url, _): url
         }
     }
 
-    /// The request a logged row came from, to queue it again after a restart; a payment logged
-    /// without its currency is in `currency`.
+    /// The request a logged row came from, to queue it again after a restart: a payment from its
+    /// exact amount; one logged as bare text without its currency (before the log kept amounts)
+    /// in `currency`.
     public init?(record: AnnouncementRecord, currency: Currency) {
         let body: Body
         switch record.bodyKind {
-        case "file": body = .file(path: record.body)
-        case "text": body = .text(record.body)
-        case "audio_url": body = .audioURL(record.body)
-        case "payment":
-            guard let amount = try? Amount.parse(logged: record.body, fallback: currency) else { return nil }
+        case .file: body = .file(path: record.body)
+        case .text: body = .text(record.body)
+        case .audioURL: body = .audioURL(record.body)
+        case .payment:
+            guard let amount = record.amount ?? (try? Amount.parse(logged: record.body, fallback: currency)) else { return nil }
             body = .payment(amount)
-        default: return nil
         }
         self.init(body: body, priority: record.priority, source: record.source, client: record.client, language: record.language,
                   voice: record.voice, requestID: record.requestID)

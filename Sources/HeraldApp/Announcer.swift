@@ -80,6 +80,7 @@ public struct Announcer: Sendable {
                                         language: request.language, voice: request.voice, queuedAt: Date())
         record.reminderID = request.reminder?.id
         record.signedBy = request.signedBy
+        if case .payment(let amount) = request.body { record.amount = amount }
         return record
     }
 
@@ -94,7 +95,10 @@ public struct Announcer: Sendable {
         case .payment(let amount):
             return try await renderer.render(payment: amount, language: request.language)
         case .audioURL(let url):
-            let clip = try await RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache).clip(for: url)
+            let clip = try await RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache,
+                                             client: context.httpClient).clip(for: url)
+            return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url)
+        case .fetchedAudio(let url, let clip):
             return RenderedAudio(source: .clip(clip), clipSource: .url, spokenText: url)
         }
     }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HeraldConfig
 import HeraldCore
@@ -18,6 +19,10 @@ public struct HeraldContext: Sendable {
     public let logger: Logger
     /// True for the daemon: an unusable database degrades it instead of stopping it.
     let tolerant: Bool
+    /// The daemon's one HTTP client (`audio_url` fetches, escalation webhooks): made and shut down
+    /// by `herald serve` (`HTTPClient.Configuration.herald`), kept across reloads; nil in a
+    /// process that fetches nothing.
+    public var httpClient: HTTPClient?
 
     /// - Parameter tolerant: when the database cannot be opened, log in memory (and say so in
     ///   `/v1/status`) instead of throwing: the log is never a reason not to speak.
@@ -39,11 +44,15 @@ public struct HeraldContext: Sendable {
 
     /// This context with a reloaded config; the open database is kept when its path is the same.
     public func reloaded(with configuration: HeraldConfiguration) throws -> HeraldContext {
-        guard configuration.databasePath == self.configuration.databasePath else {
-            return try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
+        var next: HeraldContext
+        if configuration.databasePath == self.configuration.databasePath {
+            next = HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
+                                 tolerant: tolerant)
+        } else {
+            next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
         }
-        return HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
-                             tolerant: tolerant)
+        next.httpClient = httpClient
+        return next
     }
 
     private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,

@@ -11,10 +11,14 @@ import Speech
 public struct RemoteAudio: Sendable {
     let settings: AudioURLSettings
     let cache: ClipCache
+    /// The daemon's client (redirects refused, `HTTPClient.Configuration.herald`); nil: nothing
+    /// is fetched, only the cache is read.
+    let client: HTTPClient?
 
-    public init(settings: AudioURLSettings, cache: ClipCache) {
+    public init(settings: AudioURLSettings, cache: ClipCache, client: HTTPClient?) {
         self.settings = settings
         self.cache = cache
+        self.client = client
     }
 
     /// The URL, when its scheme and host are allowed.
@@ -39,11 +43,7 @@ public struct RemoteAudio: Sendable {
     }
 
     private func fetch(_ url: URL) async throws -> Clip {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .milliseconds(Int64(settings.connectTimeoutMilliseconds)))
-        configuration.redirectConfiguration = .disallow
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { _ = client.shutdown() }
+        guard let client else { throw RemoteAudioError.unreachable("this process has no HTTP client") }
         let file = NSTemporaryDirectory() + "herald-url-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: file) }
         let settings = self.settings
@@ -78,6 +78,19 @@ public struct RemoteAudio: Sendable {
         } catch {
             throw RemoteAudioError.notAudio
         }
+    }
+}
+
+extension HTTPClient.Configuration {
+    /// The daemon's one client: redirects refused (an allowed `audio_url` host must not hand the
+    /// fetch to another host; a webhook answers for itself), connecting within `connectTimeout`
+    /// (`audio_url.connect_timeout_ms` as read at start). Each use bounds its whole exchange with
+    /// a deadline of its own.
+    public static func herald(connectTimeout: Duration) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .nanoseconds(Int64(connectTimeout.inSeconds * 1e9)))
+        configuration.redirectConfiguration = .disallow
+        return configuration
     }
 }
 

@@ -42,7 +42,7 @@ extension ConfigValues {
         // Looked up by name in a dictionary: Yams' own lookup compares nodes, resolving their tags
         // with regular expressions each time, and a file may hold thousands of reminders.
         let fields = Self.byName(mapping)
-        let body: (kind: String, value: String)
+        let body: (kind: BodyKind, value: String)
         if let clip = scalar(fields["clip"]) {
             guard fields["text"] == nil else {
                 report("\(prefix).clip", "give text or clip, not both")
@@ -52,14 +52,14 @@ extension ConfigValues {
                 report("\(prefix).clip", "no clip named '\(clip)' in \(soundsDirectory)/samples or chimes; use a name like ding")
                 return nil
             }
-            body = ("file", path)
+            body = (.file, path)
         } else {
             guard let text = scalar(fields["text"])?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
                 report(fields["text"] == nil ? prefix : "\(prefix).text",
                        "needs text (what to say, like \"Time to take your medication\") or clip (a sound, like ding)")
                 return nil
             }
-            body = ("text", text)
+            body = (.text, text)
         }
         var draft = ReminderDraft()
         draft.priority = scalar(fields["priority"])

@@ -38,7 +38,7 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
     public var majorUnits: Int64 { minorUnits / scale }
     public var fraction: Int64 { minorUnits % scale }
 
-    /// `25.30 USD`: how the log stores it, and `parse(logged:fallback:)` reads it back.
+    /// `25.30 USD`: how the log's `body` shows it (the amount itself is kept in minor units).
     public var description: String { "\(decimalText) \(currency.code)" }
 
     /// `25.30`: the amount with its currency's decimals, as the API and the CLI take it.
@@ -57,8 +57,9 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
         return try parse(text, currency: currency)
     }
 
-    /// Reads back a logged amount (`25.30 USD`; rows from before the currency was logged have
-    /// only the number, in `fallback`).
+    /// Reads back an amount from a log row's text (`25.30 USD`), for rows from before the log kept
+    /// amounts in minor units (those from before the currency was logged have only the number,
+    /// in `fallback`).
     public static func parse(logged text: String, fallback: Currency) throws(AmountError) -> Amount {
         let parts = text.split(separator: " ").map(String.init)
         return try parse(parts.first ?? "", currencyCode: parts.count > 1 ? parts[1] : nil, fallback: fallback)

@@ -10,6 +10,13 @@ public enum Priority: String, Sendable, Codable, CaseIterable {
     case critical, high, normal, low
 }
 
+/// What an announcement or a reminder says: its `body` is the text, the file's path, the amount
+/// or the URL. Stored and shown as the raw value (`body_kind`).
+public enum BodyKind: String, Sendable, Codable, CaseIterable {
+    case text, file, payment
+    case audioURL = "audio_url"
+}
+
 /// Where the played clip came from.
 public enum ClipSource: String, Sendable, Codable {
     /// `synth`: espeak-ng or the speech command; `piper`: the natural voice.
@@ -36,9 +43,14 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     public var client: String
     public var source: AnnouncementSource
     public var priority: Priority
-    /// What kind of body: `text`, `payment`, `clip`, `file`, `audio_url`.
-    public var bodyKind: String
+    /// What kind of body: `text`, `payment`, `file`, `audio_url`.
+    public var bodyKind: BodyKind
+    /// The text, the file's path, the URL, or a payment's amount as text (`25.30 USD`).
     public var body: String
+    /// A payment's amount, exact: the log keeps it in integer minor units beside the `body`
+    /// text, and a payment queued again is read from it. Not in the API's JSON (which shows
+    /// `body`); nil for other kinds, and for payments logged without a currency.
+    public var amount: Amount? = nil
     public var language: String?
     public var voice: String?
     public var clipSource: ClipSource?
@@ -73,7 +85,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     }
 
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",
-                source: AnnouncementSource, priority: Priority, bodyKind: String, body: String,
+                source: AnnouncementSource, priority: Priority, bodyKind: BodyKind, body: String,
                 language: String? = nil, voice: String? = nil, queuedAt: Date) {
         self.id = id
         self.requestID = requestID

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldServer
+import HeraldApp
 import Synchronization
 
 /// The link's state as the loop reports it, read by `/v1/status` at any time.

@@ -2,7 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
-import HeraldServer
+import HeraldIntake
 import Logging
 import ServiceLifecycle
 
@@ -106,7 +106,7 @@ public struct MQTTLink: Service {
             return nil
         }
         func refuse(_ error: any Error) async {
-            let (field, message) = (error as? APIError).map { ($0.field, $0.message) } ?? (nil, "\(error)")
+            let (field, message) = (error as? IntakeError).map { ($0.field, $0.message) } ?? (nil, "\(error)")
             logger.warning("MQTT: message on \(topic) refused: \(field.map { "\($0): " } ?? "")\(message)")
             let event = MQTTEvent(hub: settings.hub, topic: topic, requestID: Self.requestID(in: payload), error: message, field: field)
             await outbox.send(settings.eventsTopic, event.json)
@@ -115,12 +115,12 @@ public struct MQTTLink: Service {
         // every restart. Said once, it would be said at each of them (DESIGN.md "Security").
         guard !message.retained else {
             HeraldMetrics.refused(.retained, via: "mqtt")
-            await refuse(APIError.badRequest("retain", Self.retainedRefusal(topic)))
+            await refuse(IntakeError.badRequest("retain", Self.retainedRefusal(topic)))
             return nil
         }
         // Two signatures leave it open which one the sender meant: neither is taken.
         guard message.signatures.count <= 1 else {
-            await refuse(APIError.badRequest(MosquittoClient.signatureProperty,
+            await refuse(IntakeError.badRequest(MosquittoClient.signatureProperty,
                                              "the message carries \(message.signatures.count) \(MosquittoClient.signatureProperty) user properties; send one"))
             return nil
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldApp
 import HeraldCore
+import HeraldIntake
 
 /// The FCM HTTP v1 send request (`POST /v1/projects/{project}/messages:send`): what the Firebase
 /// Admin SDK sends, so a backend built for phones targets a hub by changing only its endpoint.

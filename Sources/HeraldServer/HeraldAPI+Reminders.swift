@@ -1,6 +1,7 @@
 import Foundation
 import HeraldApp
 import HeraldCore
+import HeraldIntake
 import HTTPTypes
 import Hummingbird
 
@@ -150,10 +151,11 @@ extension HeraldAPI {
             source: .reminder)
         let checked: ReminderDraft.Checked
         do { checked = try payload.draft.check(now: Date()) } catch { throw APIError.badRequest(error.field, error.message) }
-        let (kind, body): (String, String) = switch announcement.body {
-        case .file(let path): ("file", path)
-        case .text(let text): ("text", text)
-        default: ("text", "")
+        let (kind, body): (BodyKind, String)
+        switch announcement.body {
+        case .file(let path): (kind, body) = (.file, path)
+        case .text(let text): (kind, body) = (.text, text)
+        case .payment, .audioURL, .fetchedAudio: throw APIError.badRequest(nil, "give exactly one of text, clip")
         }
         return Reminder(bodyKind: kind, body: body, priority: checked.priority, language: announcement.language,
                         voice: announcement.voice, timeZone: checked.timeZone, schedule: checked.schedule,

@@ -2,6 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldIntake
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore

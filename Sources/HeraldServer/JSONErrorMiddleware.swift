@@ -1,3 +1,4 @@
+import HeraldIntake
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -59,6 +60,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as IntakeError {
+            throw APIError(error)
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = routes.methods(at: request.uri.path)
             guard !allowed.isEmpty else {

@@ -2,9 +2,35 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// The record's CodingKeys are the column names.
+/// The record's CodingKeys are the column names; a payment's amount, which the API's JSON does
+/// not show, has two more: `amount_minor_units` and `amount_currency`.
 extension AnnouncementRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "announcement"
+
+    /// The coded columns, as the record's `Codable` names them.
+    private struct Coded: Codable, FetchableRecord, EncodableRecord {
+        var record: AnnouncementRecord
+        init(_ record: AnnouncementRecord) { self.record = record }
+        init(from decoder: any Decoder) throws { record = try AnnouncementRecord(from: decoder) }
+        func encode(to encoder: any Encoder) throws { try record.encode(to: encoder) }
+    }
+
+    public init(row: Row) throws {
+        self = try Coded(row: row).record
+        if let minorUnits: Int64 = row["amount_minor_units"], let code: String = row["amount_currency"],
+           let currency = Currency.named(code) {
+            amount = Amount(minorUnits: minorUnits, currency: currency)
+        }
+    }
+
+    /// A record without an amount leaves the row's as it is.
+    public func encode(to container: inout PersistenceContainer) throws {
+        try Coded(self).encode(to: &container)
+        if let amount {
+            container["amount_minor_units"] = amount.minorUnits
+            container["amount_currency"] = amount.currency.code
+        }
+    }
 }
 
 extension AppDatabase: AnnouncementLog {

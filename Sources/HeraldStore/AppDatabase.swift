@@ -200,6 +200,23 @@ public struct AppDatabase: Sendable {
         migrator.registerMigration("v7: the secret that signed an announcement") { db in
             try db.alter(table: "announcement") { t in t.add(column: "signed_by", .text) }
         }
+        migrator.registerMigration("v8: payment amounts in integer minor units") { db in
+            try db.alter(table: "announcement") { t in
+                t.add(column: "amount_minor_units", .integer)
+                t.add(column: "amount_currency", .text)
+            }
+            // Until now the body text (`25.30 USD`) was the only record of a payment. Rows from
+            // before the currency was logged (`25.30`) keep only the text: their digits mean
+            // nothing without it, and a requeue reads them in the configured currency.
+            let payments = try Row.fetchAll(db, sql: "SELECT id, body FROM announcement WHERE body_kind = 'payment'")
+            for row in payments {
+                let body: String = row["body"]
+                // The fallback is never used: only a body that names its currency is converted.
+                guard body.contains(" "), let amount = try? Amount.parse(logged: body, fallback: .usd) else { continue }
+                try db.execute(sql: "UPDATE announcement SET amount_minor_units = ?, amount_currency = ? WHERE id = ?",
+                               arguments: [amount.minorUnits, amount.currency.code, row["id"] as String])
+            }
+        }
         return migrator
     }
 }

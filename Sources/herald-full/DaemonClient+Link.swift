@@ -1,5 +1,5 @@
 import Foundation
-import HeraldServer
+import HeraldApp
 
 extension DaemonClient {
     /// The MQTT link in a daemon's `/v1/status`; nil when it has none.

@@ -3,6 +3,7 @@ import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldIntake
 
 /// `herald say` and `herald pay` through a running `herald serve`, so they join its queue
 /// instead of racing it for the sink.
@@ -25,12 +26,13 @@ struct DaemonClient {
                 return nil
             }
         }
-        guard let (status, data) = try await call(.POST, "/v1/announcements?wait=true", json: payload, timeout: .seconds(600)) else {
+        guard let (status, data) = try await call(.POST, "/v1/announcements?wait=true", json: Array(try JSONEncoder.api.encode(payload)),
+                                                  timeout: .seconds(600)) else {
             return nil
         }
         guard (200..<300).contains(status) else {
-            let message = (try? JSONSerialization.jsonObject(with: data) as? [String: [String: String]])?["error"]
-            throw DaemonRefused(status: status, field: message?["field"], message: message?["message"] ?? "")
+            let refusal = Self.refusal(in: data)
+            throw DaemonRefused(status: status, field: refusal?.field, message: refusal?.message ?? "")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -46,7 +48,8 @@ struct DaemonClient {
     /// something accepts there (a daemon of another user, say). Whether either answers is known
     /// from one connect(2) each, so with no daemon the caller learns it at once. A daemon that
     /// accepted and then failed is an error, not nil: the caller must not play it a second time.
-    func call(_ method: Verb, _ path: String, json: [String: Any]? = nil,
+    /// - Parameter json: the body, JSON already encoded.
+    func call(_ method: Verb, _ path: String, json: [UInt8]? = nil,
               timeout: Duration = .seconds(30)) async throws -> (status: Int, body: Data)? {
         var request: HTTPClientRequest
         if let socket = LocalAPISocket.answering(port: settings.port), let url = URL(httpURLWithSocketPath: socket, uri: path) {
@@ -64,11 +67,9 @@ struct DaemonClient {
         }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(Array(try JSONSerialization.data(withJSONObject: json)))
+            request.body = .bytes(json)
         }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { _ = client.shutdown() }
-        let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.inSeconds * 1e9)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(timeout.inSeconds * 1e9)))
         let body = try await response.body.collect(upTo: 1 << 22)
         return (Int(response.status.code), Data(body.readableBytesView))
     }
@@ -79,20 +80,24 @@ struct DaemonClient {
         return (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
     }
 
-    /// The API's JSON for `request`; nil for what only runs locally (a file path).
-    static func payload(for request: AnnouncementRequest, amountAsTyped: String? = nil) -> [String: Any]? {
-        var payload: [String: Any] = ["priority": request.priority.rawValue]
+    /// The API's body for `request`; nil for what only runs locally (a file path).
+    static func payload(for request: AnnouncementRequest, amountAsTyped: String? = nil) -> NativeAnnouncement? {
+        var payload = NativeAnnouncement(priority: request.priority.rawValue, lang: request.language, voice: request.voice,
+                                         chime: request.chime)
         switch request.body {
         case .file: return nil
-        case .audioURL(let url): payload["audio_url"] = url
-        case .text(let text): payload["text"] = text
+        case .audioURL(let url), .fetchedAudio(let url, _): payload.audioUrl = url
+        case .text(let text): payload.text = text
         case .payment(let amount):
-            payload["payment"] = amountAsTyped.map { ["amount": $0] } ?? ["amount": amount.decimalText, "currency": amount.currency.code]
+            payload.payment = amountAsTyped.map { .init(amount: AmountText($0)) }
+                ?? .init(amount: AmountText(amount.decimalText), currency: amount.currency.code)
         }
-        if let language = request.language { payload["lang"] = language }
-        if let voice = request.voice { payload["voice"] = voice }
-        if let chime = request.chime { payload["chime"] = chime }
         return payload
+    }
+
+    /// The `{"error": {"field", "message"}}` of a refusal; nil when the body is not one.
+    static func refusal(in body: Data) -> ErrorBody.Detail? {
+        (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error
     }
 }
 

@@ -213,13 +213,14 @@ private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _
                         flags: [String: String] = [:]) async throws -> Data {
     let context = try await options.makeContext()
     let client = DaemonClient(settings: context.configuration.api)
-    guard let (status, body) = try await client.call(method, path, json: json) else {
+    let encoded = try json.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
+    guard let (status, body) = try await client.call(method, path, json: encoded) else {
         throw ValidationError("no herald serve answers at \(context.configuration.api.baseURL); reminders are kept and said by the daemon: start it (herald serve) and try again")
     }
     guard (200..<300).contains(status) else {
-        let error = (try? JSONSerialization.jsonObject(with: body) as? [String: [String: String]])?["error"]
-        let field = error?["field"].map { flags[$0] ?? $0 }
-        let message = error?["message"] ?? "the daemon answered HTTP \(status)"
+        let error = DaemonClient.refusal(in: body)
+        let field = error?.field.map { flags[$0] ?? $0 }
+        let message = error?.message ?? "the daemon answered HTTP \(status)"
         throw ValidationError("\(field.map { "\($0): " } ?? "")\(message)")
     }
     return body

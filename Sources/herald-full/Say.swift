@@ -2,6 +2,7 @@ import ArgumentParser
 import HeraldApp
 import HeraldConfig
 import HeraldCore
+import RuntimePaths
 
 extension Herald {
     struct Say: AsyncParsableCommand {
@@ -25,7 +26,8 @@ extension Herald {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ValidationError("nothing to say: TEXT is empty")
             }
-            guard text.count <= 2000 else { throw ValidationError("TEXT is \(text.count) characters; say at most 2000 at once") }
+            let limit = RuntimePaths.maxSayCharacters
+            guard text.count <= limit else { throw ValidationError("TEXT is \(text.count) characters; say at most \(limit) at once") }
             // Here, before a daemon or this process is asked: both refuse it in these words (the
             // lean front hands such a text to this command rather than to the daemon).
             // One line, as the refusals of what a text or an amount holds are (no usage: the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import HeraldApp
 import HeraldMQTT
@@ -30,7 +31,13 @@ extension Herald {
             // Before anything is counted: swift-metrics binds each metric to the backend in place then.
             _ = MetricsExporter.shared
             HeraldMetrics.start(version: Herald.version)
-            let live = LiveContext(try await options.makeContext(logger: logger, tolerant: true))
+            var context = try await options.makeContext(logger: logger, tolerant: true)
+            // One HTTP client for what the daemon fetches and posts (audio_url, escalations), shut
+            // down once every service has stopped.
+            let connectTimeout = Duration.milliseconds(context.configuration.audioURL.connectTimeoutMilliseconds)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .herald(connectTimeout: connectTimeout))
+            context.httpClient = http
+            let live = LiveContext(context)
             let (soundChanges, soundChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             let connector = SoundConnector(logger: logger, onConnect: { sound in
                 // Before anything plays on a new connection: a crash or a lost server may have
@@ -78,7 +85,11 @@ extension Herald {
             configuration.maximumGracefulShutdownDuration = .seconds(8)
             let group = ServiceGroup(configuration: configuration)
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
-            try await group.run()
+            do { try await group.run() } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HeraldServer
+import HeraldIntake
 
 extension Herald {
     /// `herald sign --secret-file F < body.json`: the `Herald-Signature` header for a body, as

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import HeraldApp
-import HeraldServer
 import HeraldConfig
 
 extension Herald {

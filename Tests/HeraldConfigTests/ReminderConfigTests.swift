@@ -52,7 +52,7 @@ import Testing
                     daily: ["18:00"]
             """))
         let reminder = try #require(configuration.reminders.list.first)
-        #expect(reminder.bodyKind == "file" && reminder.body.hasSuffix("chimes/ding.flac"), "\(reminder.body)")
+        #expect(reminder.bodyKind == .file && reminder.body.hasSuffix("chimes/ding.flac"), "\(reminder.body)")
         let problems = try await folder.problems(.utf8("""
             reminders:
               list:

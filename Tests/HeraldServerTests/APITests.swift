@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HeraldApp
 import HeraldConfig
@@ -34,11 +35,15 @@ struct APITests {
         configuration.audioURL = audioURL
         adjust(&configuration.api)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let context = try HeraldContext(configuration: configuration, logger: logger)
+        var context = try HeraldContext(configuration: configuration, logger: logger)
+        context.httpClient = http
         await connector.connectOnce()
         let daemon = AnnouncementDaemon(context: context, connector: connector)
         return HeraldAPI(daemon: daemon, live: LiveContext(context), version: "test")
     }
+
+    /// One HTTP client for every API under test, as `herald serve` makes one for the daemon.
+    static let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .herald(connectTimeout: .seconds(2)))
 
     /// One sound-server connection for every API under test: PulseAudio drops clients past 64,
     /// and the table-driven tests make an API per case, in parallel.

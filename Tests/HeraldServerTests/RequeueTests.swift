@@ -6,7 +6,7 @@ import Testing
 /// Rows accepted before a stop are queued again at the next start, rebuilt from the log.
 struct RequeueTests {
     func reminderRow(queuedSecondsAgo: TimeInterval) -> AnnouncementRecord {
-        var row = AnnouncementRecord(source: .reminder, priority: .normal, bodyKind: "text", body: "Time for your tablets",
+        var row = AnnouncementRecord(source: .reminder, priority: .normal, bodyKind: .text, body: "Time for your tablets",
                                      queuedAt: Date().addingTimeInterval(-queuedSecondsAgo))
         row.reminderID = "r-1"
         return row
@@ -24,10 +24,26 @@ struct RequeueTests {
     }
 
     @Test func aPaymentRowComesBackAsTheSameAmount() throws {
-        let row = AnnouncementRecord(source: .api, priority: .high, bodyKind: "payment", body: "25.30 USD", queuedAt: Date())
+        let row = AnnouncementRecord(source: .api, priority: .high, bodyKind: .payment, body: "25.30 USD", queuedAt: Date())
         let request = try #require(AnnouncementRequest(record: row, currency: .usd))
         guard case .payment(let amount) = request.body else { Issue.record("not a payment: \(request.body)"); return }
         #expect(amount == Amount(minorUnits: 2530, currency: .usd))
         #expect(request.priority == .high && request.reminder == nil)
+    }
+
+    @Test func aPaymentRowWithItsAmountComesBackFromTheAmountNotTheText() throws {
+        var row = AnnouncementRecord(source: .api, priority: .normal, bodyKind: .payment, body: "1200 JPY", queuedAt: Date())
+        row.amount = Amount(minorUnits: 1200, currency: .jpy)
+        let request = try #require(AnnouncementRequest(record: row, currency: .usd))
+        guard case .payment(let amount) = request.body else { Issue.record("not a payment: \(request.body)"); return }
+        #expect(amount == Amount(minorUnits: 1200, currency: .jpy))
+    }
+
+    @Test func theAPIShowsARowWithoutItsStoredAmount() throws {
+        var row = AnnouncementRecord(source: .api, priority: .normal, bodyKind: .audioURL, body: "https://a.example/x.wav", queuedAt: Date())
+        row.amount = Amount(minorUnits: 2530, currency: .usd)
+        let keys = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(row)) as? [String: Any]).keys
+        #expect(!keys.contains { $0.contains("amount") })
+        #expect(try JSONDecoder().decode([String: String].self, from: JSONEncoder().encode(["k": BodyKind.audioURL]))["k"] == "audio_url")
     }
 }

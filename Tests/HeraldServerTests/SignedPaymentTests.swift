@@ -1,5 +1,6 @@
 import Foundation
 import HeraldConfig
+import HeraldIntake
 import HeraldServer
 import Hummingbird
 import HummingbirdTesting

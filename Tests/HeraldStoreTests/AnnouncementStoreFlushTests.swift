@@ -20,7 +20,7 @@ import Testing
 
     func row(_ body: String, requestID: String? = nil, at seconds: TimeInterval) -> AnnouncementRecord {
         AnnouncementRecord(requestID: requestID, client: "till-1", source: .api, priority: .normal,
-                           bodyKind: "text", body: body, queuedAt: Date(timeIntervalSince1970: 1_000_000 + seconds))
+                           bodyKind: .text, body: body, queuedAt: Date(timeIntervalSince1970: 1_000_000 + seconds))
     }
 
     @Test func rowsRecordedAndUpdatedDuringAFlushReachTheFile() async throws {

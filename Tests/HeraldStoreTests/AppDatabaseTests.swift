@@ -14,7 +14,7 @@ import Testing
     @Test func announcementsRoundTripNewestFirst() async throws {
         let (database, folder) = try makeDatabase()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var first = AnnouncementRecord(source: .cli, priority: .high, bodyKind: "file", body: "a.wav",
+        var first = AnnouncementRecord(source: .cli, priority: .high, bodyKind: .file, body: "a.wav",
                                        queuedAt: Date(timeIntervalSince1970: 1000))
         first.volumeBefore = ChannelVolumes([Volume(percent: 30), Volume(percent: 10)])
         first.volumePlayed = ChannelVolumes([Volume(percent: 70), Volume(raw: 15292)])
@@ -23,7 +23,7 @@ import Testing
         first.outcome = .played
         first.onsetLatencyMilliseconds = 12
         first.requestID = "till-7/0042"
-        var second = AnnouncementRecord(source: .cli, priority: .normal, bodyKind: "file", body: "b.wav",
+        var second = AnnouncementRecord(source: .cli, priority: .normal, bodyKind: .file, body: "b.wav",
                                         queuedAt: Date(timeIntervalSince1970: 2000))
         second.outcome = .failed
         second.error = "no such file"

@@ -9,7 +9,7 @@ import Testing
 
     func row(_ outcome: Outcome?, _ priority: Priority = .normal, _ source: AnnouncementSource = .api, at seconds: Double,
              onset: Int? = nil, clip: ClipSource? = nil) -> AnnouncementRecord {
-        var record = AnnouncementRecord(source: source, priority: priority, bodyKind: "text", body: "hello",
+        var record = AnnouncementRecord(source: source, priority: priority, bodyKind: .text, body: "hello",
                                         queuedAt: Date(timeIntervalSince1970: seconds))
         record.outcome = outcome
         record.onsetLatencyMilliseconds = onset

@@ -3,13 +3,13 @@ import FuzzSupport
 import HeraldApp
 import HeraldConfig
 import HeraldCore
-@testable import HeraldServer
+@testable import HeraldIntake
 import HeraldStore
 import Speech
 
 /// One body through the announcement intake, as `AnnouncementIntake.request` takes it: strict
 /// syntax, decoding (`decodeJSON`), then `PayloadValidator`; every refusal must be a 400
-/// `APIError` with a message, every request it lets through must hold what the validator promises.
+/// `IntakeError` with a message, every request it lets through must hold what the validator promises.
 public enum IntakeCheck {
     /// The sounds folder the validator's clip and chime names are looked up in.
     static let soundsDirectory = HeraldConfiguration.defaultSoundsDirectory()
@@ -28,43 +28,38 @@ public enum IntakeCheck {
         speech.engine = .command
         speech.command = "true"
         let cache = ClipCache(directory: folder + "/cache", maxBytes: 1_000_000, index: database)
-        return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache), maxTextCharacters: maxTextCharacters,
+        return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache, client: nil), maxTextCharacters: maxTextCharacters,
                                 speech: speech, soundsDirectory: soundsDirectory)
     }()
 
     /// Checks `bytes` read as `format`.
     public static func run(_ bytes: [UInt8], format: AnnouncementIntake.Format, source: AnnouncementSource) {
-        var syntaxOK = true
-        do { try StrictJSON.check(bytes) } catch {
-            syntaxOK = false
+        let topLevel: StrictJSON.TopLevel
+        do { topLevel = try StrictJSON.check(bytes) } catch {
             Fuzz.require(!error.message.isEmpty, "a syntax error without a message")
-        }
-        if syntaxOK {
-            // What the strict check lets through, Foundation's parser must read (else the client
-            // hears "not a JSON object" about a body the check called valid).
-            Fuzz.require((try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil,
-                         "StrictJSON accepts what JSONSerialization refuses")
-        }
-        let isPush: Bool
-        do { isPush = try AnnouncementIntake.isPush(bytes, format) } catch {
-            requireBadRequest(error, "isPush")
-            Fuzz.require(!syntaxOK, "isPush refused a body StrictJSON accepts: \(error)")
             return
         }
-        if isPush {
-            validate(decode(PushPayload.self, bytes, syntaxOK: syntaxOK)) { payload in
+        // What the strict check lets through, Foundation's parser must read (else the client
+        // hears "not a JSON object" about a body the check called valid).
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+        Fuzz.require(object != nil, "StrictJSON accepts what JSONSerialization refuses")
+        // The check's word on the top-level keys is what a second parse would say.
+        let keys = (object as? [String: Any]).map { $0["message"] != nil || $0["action"] != nil } ?? false
+        Fuzz.require(topLevel.holdsMessageOrAction == keys, "StrictJSON's message/action report differs from the object's keys")
+        if AnnouncementIntake.isPush(topLevel, format) {
+            validate(decode(PushPayload.self, bytes)) { payload in
                 try await validator.request(from: payload, source: source)
             }
         } else {
-            validate(decode(NativeAnnouncement.self, bytes, syntaxOK: syntaxOK)) { payload in
+            validate(decode(NativeAnnouncement.self, bytes)) { payload in
                 try await validator.request(from: payload, source: source)
             }
         }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], syntaxOK: Bool) -> T? {
+    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> T? {
         do {
-            return try decodeJSON(type, from: bytes)
+            return try decodeChecked(type, from: bytes)
         } catch {
             requireBadRequest(error, "decoding \(type)")
             return nil
@@ -81,11 +76,11 @@ public enum IntakeCheck {
     }
 
     private static func requireBadRequest(_ error: any Error, _ step: String) {
-        guard let error = error as? APIError else {
-            Fuzz.require(false, "\(step) threw \(type(of: error)), not an APIError: \(error)")
+        guard let error = error as? IntakeError else {
+            Fuzz.require(false, "\(step) threw \(type(of: error)), not an IntakeError: \(error)")
             return
         }
-        Fuzz.require(error.status == .badRequest, "\(step): status \(error.status), not 400: \(error.message)")
+        Fuzz.require(error.reason == .badRequest, "\(step): \(error.reason), not a 400: \(error.message)")
         Fuzz.require(!error.message.isEmpty, "\(step): a 400 without a message")
     }
 
@@ -101,6 +96,8 @@ public enum IntakeCheck {
             Fuzz.require(URL(string: url)?.host?.lowercased() == allowedHost, "audio_url \(url) is not on the allowed host")
         case .file(let path):
             Fuzz.require(path.hasPrefix(soundsDirectory + "/"), "clip \(path) outside the sounds folder")
+        case .fetchedAudio(let url, _):
+            Fuzz.require(false, "the validator fetched \(url); only the intake's submit does")
         }
         if let id = request.requestID {
             Fuzz.require(!id.isEmpty && id.count <= 200, "request id of \(id.count) characters")

@@ -1,6 +1,6 @@
 import FuzzIntake
 import FuzzSupport
-import HeraldServer
+import HeraldIntake
 
 /// The strict JSON intake of `POST /v1/announcements` and `POST /v1/push`: the input is a body,
 /// read as each (`IntakeCheck` says what must hold).

@@ -1,7 +1,7 @@
 import Foundation
 import FuzzIntake
 import FuzzSupport
-import HeraldServer
+import HeraldIntake
 
 /// An MQTT message: the `herald-signature` user property, a newline, then the payload (no newline:
 /// an unsigned payload). The payload goes through the intake with `.detect` (push when the

@@ -25,13 +25,16 @@ public struct Escalator: Sendable {
     }
 
     let database: AppDatabase
+    /// The daemon's client; nil: nothing is sent (every attempt fails and is logged).
+    let client: HTTPClient?
     let attempts: Int
     /// The first retry waits this long, then twice as long each time.
     let firstBackoff: Duration
     let logger: Logger
 
-    public init(database: AppDatabase, attempts: Int, firstBackoff: Duration = .seconds(1), logger: Logger) {
+    public init(database: AppDatabase, client: HTTPClient?, attempts: Int, firstBackoff: Duration = .seconds(1), logger: Logger) {
         self.database = database
+        self.client = client
         self.attempts = attempts
         self.firstBackoff = firstBackoff
         self.logger = logger
@@ -63,24 +66,25 @@ public struct Escalator: Sendable {
     private func deliver(_ start: EscalationRecord) async -> Bool {
         var row = start
         let body = Array((row.body ?? "").utf8)
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
-        configuration.redirectConfiguration = .disallow
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { _ = client.shutdown() }
         var backoff = firstBackoff
         let metadata: Logger.Metadata = ["reminder": "\(row.reminderID)", "url": "\(row.url)"]
         for attempt in (row.attempts + 1)...max(row.attempts + 1, attempts) {
             row.attempts = attempt
             do {
+                guard let client else { throw NoClient() }
                 var request = HTTPClientRequest(url: row.url)
                 request.method = .POST
                 request.headers.add(name: "content-type", value: "application/json")
                 request.headers.add(name: "user-agent", value: "herald")
                 request.body = .bytes(body)
-                let response = try await client.execute(request, timeout: .seconds(15))
-                _ = try? await response.body.collect(upTo: 65_536)
-                guard (200..<300).contains(response.status.code) else { throw StatusError(code: Int(response.status.code)) }
+                let sent = request
+                // One bound for the answer and its body: a webhook that stops sending holds nothing.
+                let code = try await withDeadline(.seconds(15), timeoutError: { HTTPClientError.deadlineExceeded }) {
+                    let response = try await client.execute(sent, timeout: .seconds(15))
+                    _ = try? await response.body.collect(upTo: 65_536)
+                    return Int(response.status.code)
+                }
+                guard (200..<300).contains(code) else { throw StatusError(code: code) }
                 row.deliveredAt = Date()
                 row.error = nil
                 row = (try? await database.saveEscalation(row)) ?? row
@@ -102,6 +106,10 @@ public struct Escalator: Sendable {
         _ = try? await database.saveEscalation(row)
         logger.error("escalation not delivered after \(row.attempts) attempts", metadata: metadata)
         return false
+    }
+
+    struct NoClient: Error, CustomStringConvertible {
+        var description: String { "this process has no HTTP client to send it with" }
     }
 
     struct StatusError: Error, CustomStringConvertible {

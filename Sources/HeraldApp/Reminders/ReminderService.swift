@@ -94,7 +94,8 @@ public actor ReminderService {
     /// Webhook deliveries the last stop cut off go on where they were.
     private func resumeEscalations() async {
         do {
-            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts, logger: logger)
+            let escalator = Escalator(database: database, client: context.httpClient,
+                                      attempts: context.configuration.reminders.escalateAttempts, logger: logger)
             for row in try await database.unfinishedEscalations() {
                 startEscalation { await escalator.resume(row) }
             }
@@ -183,7 +184,7 @@ public actor ReminderService {
 
     /// Renders a text reminder into the clip cache now, so its time never waits on synthesis.
     private func prerender(_ reminder: Reminder) async {
-        guard reminder.bodyKind == "text" else { return }
+        guard reminder.bodyKind == .text else { return }
         do {
             _ = try await context.makeRenderer().warm(text: reminder.body, language: reminder.language, voice: reminder.voice)
         } catch {
@@ -225,7 +226,7 @@ public actor ReminderService {
         switch action {
         case .say(let due, let late, let time):
             var request = AnnouncementRequest(
-                body: reminder.bodyKind == "file" ? .file(path: reminder.body) : .text(reminder.body),
+                body: reminder.bodyKind == .file ? .file(path: reminder.body) : .text(reminder.body),
                 priority: reminder.priority, source: .reminder, client: "scheduler",
                 language: reminder.language, voice: reminder.voice,
                 requestID: "\(reminder.id)/\(Int(due.timeIntervalSince1970))/\(time)")
@@ -255,8 +256,8 @@ public actor ReminderService {
             guard let url = reminder.escalate ?? context.configuration.reminders.escalate else { return }
             let event = Escalator.Event(event: "reminder.\(reason.rawValue)", reminder: reminder.id, text: reminder.body,
                                         due: due, outcome: reason.rawValue, priority: reminder.priority.rawValue, sentAt: moment)
-            let escalator = Escalator(database: database, attempts: context.configuration.reminders.escalateAttempts,
-                                      logger: logger)
+            let escalator = Escalator(database: database, client: context.httpClient,
+                                      attempts: context.configuration.reminders.escalateAttempts, logger: logger)
             startEscalation { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) }
         }
     }

@@ -7,7 +7,7 @@ public struct Reminder: Sendable, Equatable, Codable {
 
     public var id: String
     /// `text` or `file` (a clip from the sounds folder), as in the announcement log.
-    public var bodyKind: String
+    public var bodyKind: BodyKind
     public var body: String
     public var priority: Priority
     public var language: String?
@@ -26,7 +26,7 @@ public struct Reminder: Sendable, Equatable, Codable {
         case bodyKind = "body_kind", timeZone = "time_zone", repeats = "repeat", createdAt = "created_at"
     }
 
-    public init(id: String = UUID().uuidString.lowercased(), bodyKind: String, body: String, priority: Priority = .normal,
+    public init(id: String = UUID().uuidString.lowercased(), bodyKind: BodyKind, body: String, priority: Priority = .normal,
                 language: String? = nil, voice: String? = nil, timeZone: String, schedule: ReminderSchedule,
                 repeats: ReminderRepeat? = nil, escalate: String? = nil, origin: Origin, createdAt: Date) {
         self.id = id

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldApp
 import HeraldCore
+import HeraldIntake
 import HTTPTypes
 import Hummingbird
 import NIOCore

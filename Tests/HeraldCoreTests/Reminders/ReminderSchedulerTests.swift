@@ -9,7 +9,7 @@ import Testing
     static func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: "2026-11-23T\(text)Z")! }
 
     func reminder(repeats: ReminderRepeat? = nil) -> Reminder {
-        Reminder(id: "pills", bodyKind: "text", body: "Time to take your medication", timeZone: "UTC",
+        Reminder(id: "pills", bodyKind: .text, body: "Time to take your medication", timeZone: "UTC",
                  schedule: .daily(times: [LocalTime(hour: 8, minute: 0)], days: []), repeats: repeats,
                  origin: .api, createdAt: Self.at("00:00:00"))
     }
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func acrossMidnightTheNextDayComes() {
-        let reminder = Reminder(id: "night", bodyKind: "text", body: "Lock the door", timeZone: "UTC",
+        let reminder = Reminder(id: "night", bodyKind: .text, body: "Lock the door", timeZone: "UTC",
                                 schedule: .daily(times: [LocalTime(hour: 0, minute: 0, second: 30)], days: []),
                                 origin: .api, createdAt: Self.at("23:00:00"))
         var state = ReminderScheduler.initialState(for: reminder, now: Self.at("23:59:00"))

@@ -4,90 +4,28 @@ import HeraldConfig
 import HeraldCore
 import Speech
 
-/// `POST /v1/announcements`: one of `text`, `payment`, `clip`, `audio_url`.
-struct NativeAnnouncement: Decodable {
-    struct Payment: Decodable {
-        var amount: AmountText
-        var currency: String?
-    }
-
-    var text: String?
-    var payment: Payment?
-    var clip: String?
-    var audioUrl: String?
-    var priority: String?
-    var lang: String?
-    var voice: String?
-    var requestId: String?
-    var chime: String?
-    var metadata: [String: String]?
-    /// When the sender sent it, RFC 3339 (`2026-11-23T08:00:00Z`): a message older than its
-    /// priority's max age when it arrives is logged stale, not said.
-    var sentAt: String?
-}
-
-/// An amount as the client wrote it: a JSON string, or a JSON number read from its digits
-/// (never through binary floating point).
-struct AmountText: Decodable {
-    var text: String
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            text = string
-        } else if let number = try? container.decode(Decimal.self) {
-            text = "\(number)"
-        } else {
-            throw DecodingError.typeMismatch(AmountText.self, .init(codingPath: decoder.codingPath, debugDescription: "not an amount"))
-        }
-    }
-}
-
-/// `POST /v1/push`: the `speak_tts` data message of mobile push backends, alone or in an FCM v1 wrapper.
-struct PushPayload: Decodable {
-    struct Message: Decodable {
-        struct Notification: Decodable {
-            var title: String?
-            var body: String?
-        }
-        var token: String?
-        var notification: Notification?
-        var data: [String: String]?
-    }
-
-    var message: Message?
-    var action: String?
-    var text: String?
-    var voice: String?
-    var audioUrl: String?
-    var requestId: String?
-    var timestamp: AmountText?
-    var priority: String?
-    var lang: String?
-
-    /// The fields as one flat speak_tts message.
-    var flattened: (action: String?, text: String?, voice: String?, audioURL: String?, requestID: String?,
-                    priority: String?, lang: String?, timestamp: String?) {
-        if let message {
-            let data = message.data ?? [:]
-            return (data["action"], data["text"] ?? message.notification?.body, data["voice"], data["audio_url"],
-                    data["request_id"], data["priority"], data["lang"], data["timestamp"])
-        }
-        return (action, text, voice, audioUrl, requestId, priority, lang, timestamp?.text)
-    }
-}
-
-/// Turns payloads into requests, checking every field with a message that names it.
-struct PayloadValidator {
+/// Turns payloads into requests, checking every field with a message that names it (an
+/// `IntakeError`, a 400).
+public struct PayloadValidator: Sendable {
     let remote: RemoteAudio
     let maxTextCharacters: Int
     let speech: SpeechSettings
     let soundsDirectory: String
 
-    func request(from payload: NativeAnnouncement, source: AnnouncementSource) async throws -> AnnouncementRequest {
+    /// A validator with the config in force: `audio_url`'s hosts, `api.max_text_characters`,
+    /// the speech settings (languages, voices) and the sounds folder (clips, chimes).
+    public init(remote: RemoteAudio, maxTextCharacters: Int, speech: SpeechSettings, soundsDirectory: String) {
+        self.remote = remote
+        self.maxTextCharacters = maxTextCharacters
+        self.speech = speech
+        self.soundsDirectory = soundsDirectory
+    }
+
+    /// The checked request in a native body.
+    public func request(from payload: NativeAnnouncement, source: AnnouncementSource) async throws -> AnnouncementRequest {
         let bodies = [payload.text != nil, payload.payment != nil, payload.clip != nil, payload.audioUrl != nil]
         guard bodies.filter({ $0 }).count == 1 else {
-            throw APIError.badRequest(nil, "give exactly one of text, payment, clip, audio_url")
+            throw IntakeError.badRequest(nil, "give exactly one of text, payment, clip, audio_url")
         }
         let body: AnnouncementRequest.Body
         if let text = payload.text {
@@ -97,7 +35,7 @@ struct PayloadValidator {
                 body = .payment(try Amount.parse(payment.amount.text, currencyCode: payment.currency, fallback: speech.currency))
             } catch {
                 let field = if case .unknownCurrency = error { "payment.currency" } else { "payment.amount" }
-                throw APIError.badRequest(field, "\(error)".replacingOccurrences(of: "amount: ", with: ""))
+                throw IntakeError.badRequest(field, "\(error)".replacingOccurrences(of: "amount: ", with: ""))
             }
         } else if let clip = payload.clip {
             body = .file(path: try clipPath(clip))
@@ -122,29 +60,30 @@ struct PayloadValidator {
             let digits = text[text.index(after: sign)...].filter { $0 != ":" }  // +05:30, +0530 or +05
             if digits.count == 2 || digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int("0" + digits.dropFirst(2)),
                hours * 60 + minutes > 14 * 60 || minutes > 59 {
-                throw APIError.badRequest("sent_at", "'\(text)' has the offset \(text[sign...]); an offset is at most ±14:00, its minutes 00 to 59; write it like 2026-11-23T08:00:00+01:00")
+                throw IntakeError.badRequest("sent_at", "'\(text)' has the offset \(text[sign...]); an offset is at most ±14:00, its minutes 00 to 59; write it like 2026-11-23T08:00:00+01:00")
             }
         }
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions.insert(.withFractionalSeconds)
         if let date = formatter.date(from: text) { return date }
-        throw APIError.badRequest("sent_at", "'\(text)' is not an RFC 3339 time; write it like 2026-11-23T08:00:00Z")
+        throw IntakeError.badRequest("sent_at", "'\(text)' is not an RFC 3339 time; write it like 2026-11-23T08:00:00Z")
     }
 
     /// speak_tts's `timestamp`: Unix time in milliseconds (what phone backends send), or in
     /// seconds when the number is too small to be milliseconds of this century.
     static func sentAt(unix text: String, field: String) throws -> Date {
         guard let number = Double(text), number.isFinite, number > 0 else {
-            throw APIError.badRequest(field, "'\(text)' is not a Unix time; send milliseconds since 1970 such as 1795420800000")
+            throw IntakeError.badRequest(field, "'\(text)' is not a Unix time; send milliseconds since 1970 such as 1795420800000")
         }
         return Date(timeIntervalSince1970: number >= 100_000_000_000 ? number / 1000 : number)
     }
 
-    func request(from push: PushPayload, source: AnnouncementSource = .push) async throws -> AnnouncementRequest {
+    /// The checked request in a push body (`speak_tts`).
+    public func request(from push: PushPayload, source: AnnouncementSource = .push) async throws -> AnnouncementRequest {
         let fields = push.flattened
         guard fields.action == nil || fields.action == "speak_tts" else {
-            throw APIError.badRequest(push.message == nil ? "action" : "message.data.action",
+            throw IntakeError.badRequest(push.message == nil ? "action" : "message.data.action",
                                       "'\(fields.action ?? "")' is not an action Herald performs; use speak_tts")
         }
         let urlField = push.message == nil ? "audio_url" : "message.data.audio_url"
@@ -159,7 +98,7 @@ struct PayloadValidator {
             return request
         }
         guard let text = fields.text else {
-            throw APIError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
+            throw IntakeError.badRequest(push.message == nil ? "text" : "message.data.text", "is required")
         }
         let prefix = push.message == nil ? "" : "message.data."
         let language = try await checkedLanguage(fields.lang, forPayment: false, field: prefix + "lang")
@@ -176,7 +115,7 @@ struct PayloadValidator {
     private func checkedLanguage(_ language: String?, forPayment: Bool, field: String) async throws -> String? {
         guard let language, !language.isEmpty else { return nil }
         do { try await speech.checkLanguage(language, forPayment: forPayment, field: field) } catch {
-            throw APIError.badRequest(error.field, error.message)
+            throw IntakeError.badRequest(error.field, error.message)
         }
         return language
     }
@@ -185,24 +124,24 @@ struct PayloadValidator {
     private func checkedVoice(_ voice: String?, field: String) async throws -> String? {
         guard let voice, !voice.isEmpty else { return nil }
         do { try await speech.checkVoice(voice, field: field) } catch {
-            throw APIError.badRequest(error.field, error.message)
+            throw IntakeError.badRequest(error.field, error.message)
         }
         return voice
     }
 
     private func checkedURL(_ text: String, field: String) throws -> String {
-        do { return try remote.check(text).absoluteString } catch { throw APIError.badRequest(field, "\(error)") }
+        do { return try remote.check(text).absoluteString } catch { throw IntakeError.badRequest(field, "\(error)") }
     }
 
     private func checkedText(_ text: String, field: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw APIError.badRequest(field, "is empty") }
+        guard !trimmed.isEmpty else { throw IntakeError.badRequest(field, "is empty") }
         // Zero-width spaces, marks or punctuation alone would play silence and log `played`.
         guard trimmed.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
-            throw APIError.badRequest(field, "has nothing to speak (only spaces, punctuation or invisible characters); send words or digits")
+            throw IntakeError.badRequest(field, "has nothing to speak (only spaces, punctuation or invisible characters); send words or digits")
         }
         guard trimmed.count <= maxTextCharacters else {
-            throw APIError.badRequest(field, "is \(trimmed.count) characters; at most \(maxTextCharacters)")
+            throw IntakeError.badRequest(field, "is \(trimmed.count) characters; at most \(maxTextCharacters)")
         }
         return trimmed
     }
@@ -210,16 +149,16 @@ struct PayloadValidator {
     private func priority(_ name: String?) throws -> Priority {
         guard let name else { return .normal }
         guard let priority = Priority(rawValue: name.lowercased()) else {
-            throw APIError.badRequest("priority", "'\(name)' is not one of critical, high, normal, low")
+            throw IntakeError.badRequest("priority", "'\(name)' is not one of critical, high, normal, low")
         }
         return priority
     }
 
     private func requestID(_ id: String?) throws -> String? {
         guard let id else { return nil }
-        guard !id.isEmpty, id.count <= 200 else { throw APIError.badRequest("request_id", "must be 1 to 200 characters") }
+        guard !id.isEmpty, id.count <= 200 else { throw IntakeError.badRequest("request_id", "must be 1 to 200 characters") }
         guard id.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && ![.control, .format].contains($0.properties.generalCategory) }) else {
-            throw APIError.badRequest("request_id", "must not contain spaces, control or invisible characters; use letters, digits and punctuation such as till-7/0001")
+            throw IntakeError.badRequest("request_id", "must not contain spaces, control or invisible characters; use letters, digits and punctuation such as till-7/0001")
         }
         return id
     }
@@ -227,21 +166,17 @@ struct PayloadValidator {
     private func checkedChime(_ name: String) throws -> String {
         guard name.lowercased() == "none" || HeraldConfiguration.isClipName(name),
               FileManager.default.fileExists(atPath: "\(soundsDirectory)/chimes/\(name).flac") || name.lowercased() == "none" else {
-            throw APIError.badRequest("chime", "'\(name)' is not a chime in Sounds/chimes")
+            throw IntakeError.badRequest("chime", "'\(name)' is not a chime in Sounds/chimes")
         }
         return name
     }
 
     /// A named clip from the sounds folder's samples/ or chimes/ (no paths from the network).
     private func clipPath(_ name: String) throws -> String {
-        guard HeraldConfiguration.isClipName(name) else { throw APIError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
+        guard HeraldConfiguration.isClipName(name) else { throw IntakeError.badRequest("clip", "'\(name)' is not a clip name (letters, digits, - and _)") }
         guard let path = HeraldConfiguration.clipPath(named: name, in: soundsDirectory) else {
-            throw APIError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
+            throw IntakeError.badRequest("clip", "no clip named '\(name)' in Sounds/samples or Sounds/chimes")
         }
         return path
-    }
-
-    private func isSafeName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 }

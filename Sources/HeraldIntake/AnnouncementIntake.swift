@@ -26,27 +26,29 @@ public struct AnnouncementIntake: Sendable {
         self.live = live
     }
 
+    /// Fetches `audio_url` clips for this intake, with the config in force.
     var remote: RemoteAudio {
-        RemoteAudio(settings: live.value.configuration.audioURL, cache: live.value.clipCache)
+        RemoteAudio(settings: live.value.configuration.audioURL, cache: live.value.clipCache, client: live.value.httpClient)
     }
 
-    var validator: PayloadValidator {
+    /// The validator with the config in force now.
+    public var validator: PayloadValidator {
         let configuration = live.value.configuration
         return PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters,
                                 speech: configuration.speech, soundsDirectory: configuration.soundsDirectory)
     }
 
-    /// The checked request in `bytes`; throws an `APIError` naming the field when anything is wrong.
+    /// The checked request in `bytes`; throws an `IntakeError` naming the field when anything is wrong.
     /// `signature` is the `Herald-Signature` value (or the MQTT user property) that came with the
     /// bytes; `trusted` says the sender is the daemon's own user (the local socket), who may send
     /// unsigned what `api.require_signature` names (it can read the secrets anyway).
     public func request(from bytes: [UInt8], format: Format, source: AnnouncementSource, client: String,
                         signature: String? = nil, trusted: Bool = false) async throws -> AnnouncementRequest {
         var request: AnnouncementRequest
-        if try Self.isPush(bytes, format) {
-            request = try await validator.request(from: try decodeJSON(PushPayload.self, from: bytes), source: source)
+        if try Self.isPush(checkSyntax(bytes), format) {
+            request = try await validator.request(from: try decodeChecked(PushPayload.self, from: bytes), source: source)
         } else {
-            request = try await validator.request(from: try decodeJSON(NativeAnnouncement.self, from: bytes), source: source)
+            request = try await validator.request(from: try decodeChecked(NativeAnnouncement.self, from: bytes), source: source)
         }
         request.client = client
         let owner = request.requestID.map { "\(source.rawValue)\u{1F}\(client)\u{1F}\($0)" }
@@ -61,8 +63,8 @@ public struct AnnouncementIntake: Sendable {
     /// required: it means the body was changed, or the sender holds no secret of this hub's.
     /// - Parameter owner: the request's source, client and request id; nil when it has no request
     ///   id. A signature already used by another owner (or by any request without an id) is refused.
-    func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
-                        owner: String?, via: String) throws -> String? {
+    public func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
+                               owner: String?, via: String) throws -> String? {
         let api = live.value.configuration.api
         guard let signature else {
             guard trusted || !api.requireSignature.contains(kind) else {
@@ -84,47 +86,45 @@ public struct AnnouncementIntake: Sendable {
         }
     }
 
-    private func refusal(_ problem: RequestSignature.Problem, via: String) -> APIError {
-        APIError(.unauthorized, field: via == "mqtt" ? RequestSignature.propertyName : RequestSignature.headerName, "\(problem)")
-            .counted(as: .signature, via: via)
+    private func refusal(_ problem: RequestSignature.Problem, via: String) -> IntakeError {
+        HeraldMetrics.refused(.signature, via: via)
+        return IntakeError(.unauthorized, field: via == "mqtt" ? RequestSignature.propertyName : RequestSignature.headerName, "\(problem)")
     }
 
     /// Signatures seen within their tolerance, for every way in of this process.
     static let seen = SeenSignatures()
 
     /// Fetches an `audio_url` first (so an unusable one is the sender's error, 422, not a failed
-    /// row later), then deduplicates, logs and queues.
+    /// row later) and carries the decoded clip in the request, then deduplicates, logs and queues.
     public func submit(_ request: AnnouncementRequest) async throws -> AnnouncementDaemon.Submission {
+        var request = request
         if case .audioURL(let url) = request.body {
-            do { _ = try await remote.clip(for: url) } catch {
-                throw APIError(.unprocessableContent, field: "audio_url", "\(error)")
+            do { request.body = .fetchedAudio(url: url, clip: try await remote.clip(for: url)) } catch {
+                throw IntakeError(.unprocessable, field: "audio_url", "\(error)")
             }
         }
         return try await daemon.submit(request)
     }
 
-    /// Whether `bytes` are a push payload when read as `format` (internal, not private, so the
-    /// fuzzer in Sources/Fuzz reaches it through `@testable import`).
-    static func isPush(_ bytes: [UInt8], _ format: Format) throws -> Bool {
+    /// Whether a body whose syntax check saw `topLevel` is a push payload when read as `format`
+    /// (internal, not private, so the fuzzer in Sources/Fuzz reaches it through `@testable import`).
+    static func isPush(_ topLevel: StrictJSON.TopLevel, _ format: Format) -> Bool {
         switch format {
-        case .native: return false
-        case .push: return true
-        case .detect:
-            try checkSyntax(bytes)
-            let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-            return object?["message"] != nil || object?["action"] != nil
+        case .native: false
+        case .push: true
+        case .detect: topLevel.holdsMessageOrAction
         }
     }
 }
 
 extension SignedKind {
     /// The kind `api.require_signature` names for a body: a clip plays a file.
-    init(_ body: AnnouncementRequest.Body) {
+    public init(_ body: AnnouncementRequest.Body) {
         switch body {
         case .text: self = .text
         case .payment: self = .payment
         case .file: self = .clip
-        case .audioURL: self = .audioURL
+        case .audioURL, .fetchedAudio: self = .audioURL
         }
     }
 }

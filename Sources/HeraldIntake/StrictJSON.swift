@@ -6,20 +6,31 @@ import Foundation
 /// "not valid JSON"; a payment backend deserves to hear what is wrong and where. The check also
 /// refuses control characters in strings (a NUL would cut a request id short in SQLite), naming
 /// the field they are in. Decoding into types stays Foundation's.
-struct StrictJSON {
+public struct StrictJSON {
+    /// What the check saw of the top-level value, so the body need not be parsed again to tell
+    /// what it is.
+    public struct TopLevel: Sendable, Equatable {
+        /// The top-level object has a `message` or an `action` key: a push payload (MQTT's one
+        /// topic carries both kinds).
+        public var holdsMessageOrAction = false
+    }
+
     /// What is wrong with a body, and where: the field when inside one, else line and column.
-    struct SyntaxError: Error, Equatable {
-        var field: String?
-        var message: String
+    public struct SyntaxError: Error, Equatable {
+        public var field: String?
+        public var message: String
     }
 
     private let bytes: [UInt8]
     private var index = 0
     /// The keys from the top down to the value being read (`message.data.text`, `items[2]`).
     private var path: [String] = []
+    private var topLevel = TopLevel()
 
-    /// Checks `bytes` is exactly one JSON value, with no duplicate keys and no control characters.
-    static func check(_ bytes: [UInt8]) throws(SyntaxError) {
+    /// Checks `bytes` is exactly one JSON value, with no duplicate keys and no control characters;
+    /// returns what it saw of the top-level object.
+    @discardableResult
+    public static func check(_ bytes: [UInt8]) throws(SyntaxError) -> TopLevel {
         guard String(bytes: bytes, encoding: .utf8) != nil else {
             throw SyntaxError(field: nil, message: "the body is not UTF-8 text; send JSON encoded as UTF-8")
         }
@@ -29,6 +40,7 @@ struct StrictJSON {
         try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON object") }
+        return parser.topLevel
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
@@ -77,6 +89,7 @@ struct StrictJSON {
                 throw failure(seen.isEmpty ? "a key in double quotes must come here" : "a key in double quotes must follow the comma (no trailing comma)")
             }
             let key = try string()
+            if depth == 0 && (key == "message" || key == "action") { topLevel.holdsMessageOrAction = true }
             guard seen.insert(key).inserted else {
                 path.append(key)
                 throw failure("the key \"\(key)\" appears twice; send it once")
@@ -222,8 +235,8 @@ struct StrictJSON {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw failure("a number needs digits in its exponent") }
         }
-        // JSONSerialization refuses a number beyond Double's range (1e999): passed here, a push
-        // payload holding one would not be detected as a push over MQTT (FuzzIntakeJSON's property).
+        // Foundation's parser refuses a number beyond Double's range (1e999): passed here, the
+        // decoder would refuse the body with no word of where (FuzzIntakeJSON's property).
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard Double(text)?.isFinite == true else {
             index = start
