@@ -7,6 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# No module may depend on a higher one (docs/development.md): checked before anything is built.
+scripts/module-graph.sh > /dev/null
 HERALD_TEST_PIPER=${HERALD_TEST_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-piper}
 scripts/install-voice.sh "$HERALD_TEST_PIPER"
 export HERALD_TEST_PIPER
