@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore", "HeraldStore"]),
         .testTarget(
             name: "HeraldAppTests",
-            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird")]),
