@@ -314,6 +314,12 @@ public actor AnnouncementDaemon {
             logger.warning("announcement \(entry.id) lost: \(error)")
             return (.lost(reason: "\(error)", sinkGone: error.isSinkGone), record)
         }
+        if case .failure(let error) = playback, error is CancellationError {
+            // Stopped (skip, a critical one, Ctrl-C) before its stream began: nothing was heard.
+            record.outcome = .interrupted
+            record.finishedAt = now()
+            return (.finished(interrupted: true), record)
+        }
         do {
             try await kit.finish(&record, playback: playback, rendered: rendered)
         } catch {
