@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
         .testTarget(
             name: "HeraldAppTests",
-            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(
             name: "HeraldServerTests",

@@ -155,3 +155,18 @@ public enum SoundSystemError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension SoundSystemError {
+    /// The server or the sink is not there (yet): an announcement waits for it (within its max
+    /// age) rather than fail (DESIGN.md rule 1).
+    public var meansWait: Bool {
+        switch self {
+        case .noServer, .connectionLost, .timedOut, .noSuchSink, .noDefaultSink: true
+        case .sinkGone, .operationFailed: false
+        }
+    }
+
+    /// The sink went away while Herald played on it: said again where the listener now listens,
+    /// unless the sink is still there (someone stopped the stream).
+    public var isSinkGone: Bool { if case .sinkGone = self { true } else { false } }
+}

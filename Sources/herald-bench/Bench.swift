@@ -7,14 +7,14 @@ import PulseAudio
 import SoundFile
 import Speech
 
-/// The benchmark's setup: a config pointing at the private sink, a resident announcer, the probe.
+/// The benchmark's setup: a config pointing at the private sink, a renderer, the probe.
 struct Bench {
     let sink: String
     let heraldBinary: String
     let folder: String
     let configPath: String
     let context: HeraldContext
-    let announcer: Announcer
+    let renderer: SpeechRenderer
     let connection: PulseConnection
     let probe: MonitorProbe
     let runs: Int
@@ -38,7 +38,7 @@ struct Bench {
         try await connection.setSinkMute(named: sink, to: false)
         let probe = try await MonitorProbe(connection: connection, sinkName: sink)
         return Bench(sink: sink, heraldBinary: binary, folder: folder, configPath: configPath, context: context,
-                     announcer: Announcer(context: context, sound: connection), connection: connection,
+                     renderer: context.makeRenderer(), connection: connection,
                      probe: probe, runs: runs)
     }
 

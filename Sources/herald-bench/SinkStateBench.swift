@@ -42,7 +42,7 @@ struct SinkStateBench {
 
     func run() async throws -> [Row] {
         let clip = try await bench.context.clipCache.clip(
-            engine: "espeak-ng", request: bench.announcer.renderer.request(text: sentence, language: nil, voice: nil))
+            engine: "espeak-ng", request: bench.renderer.request(text: sentence, language: nil, voice: nil))
         guard let clip, clip.channelCount == 1 else { throw BenchError("the cached sentence is not a mono clip") }
         let floor = try BareWarmClient(sink: bench.sink)
         var rows: [Row] = []

@@ -10,7 +10,7 @@ import Speech
 let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { Int(CommandLine.arguments[$0 + 1]) } ?? 5
 let bench = try await Bench.make(runs: runs)
 let sentence = "Your table is ready, please come to the counter."
-let renderer = bench.announcer.renderer
+let renderer = bench.renderer
 _ = try await renderer.warm(text: sentence, language: nil, voice: nil)
 
 // The same cached clip as a WAV file, for paplay.

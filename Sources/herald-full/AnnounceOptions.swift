@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
@@ -47,18 +48,31 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
             throw fail(error)
         }
     }
-    let record: AnnouncementRecord
+    let outcome: AnnouncementDaemon.LocalOutcome
     if let viaDaemon {
-        record = viaDaemon
+        outcome = .finished(viaDaemon)
     } else {
-        let announcer = Announcer(context: try options.makeContext(configuration: configuration))
-        do { record = try await SignalCanceller.run { try await announcer.announce(finalRequest) } } catch { throw fail(error) }
+        // The daemon's one path, in this process, for this one request.
+        let context = try options.makeContext(configuration: configuration)
+        do {
+            outcome = try await SignalCanceller.run { try await AnnouncementDaemon.announceOnce(finalRequest, context: context) }
+        } catch {
+            throw fail(error)
+        }
     }
-    if announceOptions.json {
-        print(try jsonString(record))
-    } else {
-        print(record.summaryLine)
+    switch outcome {
+    case .finished(let record):
+        print(announceOptions.json ? try jsonString(record) : record.summaryLine)
+    case .deferred(let record, let until):
+        print(announceOptions.json ? try jsonString(record) : deferredLine(record, until: until))
     }
+}
+
+/// What `herald say --local` prints for an announcement quiet hours hold: its row stays in the log
+/// without an outcome, and `herald serve` says it when they end (as it does one sent to it).
+func deferredLine(_ record: AnnouncementRecord, until: Date?) -> String {
+    let end = until.map { " (\($0.formatted(date: .omitted, time: .shortened)))" } ?? ""
+    return "deferred \(record.body): quiet hours; herald serve says it when they end\(end)"
 }
 
 /// `--lang` and `--voice`, checked as the API checks them, before anything is queued or played.

@@ -19,7 +19,7 @@ extension Herald {
                     print("cache.warm is empty in the config: nothing to render")
                     return
                 }
-                let renderer = Announcer(context: context).renderer
+                let renderer = context.makeRenderer()
                 let bar = ProgressBar(total: sentences.count)
                 var rendered = 0
                 for (index, sentence) in sentences.enumerated() {

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldApp
+@testable import HeraldApp
 import HeraldConfig
 import HeraldCore
 import Logging
@@ -16,10 +16,10 @@ struct FetchedAudioTests {
                                         logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let clip = Clip(sampleRate: 8000, channelCount: 1, samples: [0, 0.25, -0.25, 0])
         let request = AnnouncementRequest(body: .fetchedAudio(url: "https://audio.example/hello.wav", clip: clip), source: .api)
-        let rendered = try await Announcer(context: context).render(request)
+        let rendered = try await AnnouncementRenderer(context: context).render(request)
         guard case .clip(let said) = rendered.source else { Issue.record("not a clip"); return }
         #expect(said.samples == clip.samples && rendered.clipSource == .url)
-        #expect(Announcer.record(for: request).bodyKind == .audioURL)
-        #expect(Announcer.record(for: request).body == "https://audio.example/hello.wav")
+        let row = Turn.record(for: request, at: Date())
+        #expect(row.bodyKind == .audioURL && row.body == "https://audio.example/hello.wav", "logged as its URL")
     }
 }

@@ -44,12 +44,23 @@ public actor ReminderService {
     private let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Webhook deliveries under way, each removed by itself when it ends (cancelled at the end of `run`).
     private var escalations: [UUID: Task<Void, Never>] = [:]
+    /// True while a job (`serially`) runs; the others wait in `waitingJobs`, in order of arrival.
+    private var busy = false
+    private var waitingJobs: [CheckedContinuation<Void, Never>] = []
+    /// Reads every stored reminder (a test slows it down to widen the window a reload leaves open).
+    private let readReminders: @Sendable (AppDatabase) async throws -> [StoredReminder]
 
     /// - Parameter now: the wall clock; reminders are due at wall-clock times.
     public init(live: LiveContext, daemon: AnnouncementDaemon, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(live: live, daemon: daemon, now: now, readReminders: { try await $0.reminders() })
+    }
+
+    init(live: LiveContext, daemon: AnnouncementDaemon, now: @escaping @Sendable () -> Date,
+         readReminders: @escaping @Sendable (AppDatabase) async throws -> [StoredReminder]) {
         self.live = live
         self.daemon = daemon
         self.now = now
+        self.readReminders = readReminders
     }
 
     var context: HeraldContext { live.value }
@@ -107,8 +118,10 @@ public actor ReminderService {
     /// The config's reminders (`reminders.list`) after a start or a reload.
     public func configChanged() async {
         do {
-            try await database.syncConfigReminders(context.configuration.reminders.list, now: now())
-            try await reload()
+            try await serially {
+                try await database.syncConfigReminders(context.configuration.reminders.list, now: now())
+                try await reload()
+            }
             for reminder in context.configuration.reminders.list { await prerender(reminder) }
         } catch {
             logger.error("could not load the reminders: \(error)")
@@ -116,15 +129,34 @@ public actor ReminderService {
         changed.yield()
     }
 
+    /// Replaces what is in memory with what is stored: only inside a job (`serially`), so no
+    /// `step` or `acknowledge` can change a reminder between the read and the replacement.
     private func reload() async throws {
-        reminders = Dictionary(uniqueKeysWithValues: try await database.reminders().map { ($0.reminder.id, $0) })
+        reminders = Dictionary(uniqueKeysWithValues: try await readReminders(database).map { ($0.reminder.id, $0) })
+    }
+
+    /// Runs `body` when every earlier job has finished: one job at a time, in order of arrival.
+    /// Every read-decide-write of `reminders` that spans an await is a job (as `Safeguard` does):
+    /// an actor is reentrant, and a reload that replaced the dictionary after its read undid a
+    /// `step` or an acknowledgement made meanwhile (and could escalate twice).
+    private func serially<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        if busy {
+            await withCheckedContinuation { waitingJobs.append($0) }
+        }
+        busy = true
+        defer {
+            if waitingJobs.isEmpty { busy = false } else { waitingJobs.removeFirst().resume() }
+        }
+        return try await body()
     }
 
     /// Adds a reminder (API, CLI): stored, rendered into the clip cache, scheduled.
     public func add(_ reminder: Reminder) async throws -> Listing {
         let stored = StoredReminder(reminder: reminder, state: ReminderScheduler.initialState(for: reminder, now: now()))
-        try await database.saveReminder(stored)
-        reminders[reminder.id] = stored
+        try await serially {
+            try await database.saveReminder(stored)
+            reminders[reminder.id] = stored
+        }
         await prerender(reminder)
         changed.yield()
         return listing(stored)
@@ -132,23 +164,28 @@ public actor ReminderService {
 
     /// Deletes one made through the API or CLI; the config's are changed in the file.
     public func remove(id: String) async throws {
-        guard let stored = reminders[id] else { throw Refusal.unknown(id) }
-        guard stored.reminder.origin != .config else { throw Refusal.ownedByConfig(id) }
-        try await database.deleteReminder(id: id)
-        reminders[id] = nil
+        try await serially {
+            guard let stored = reminders[id] else { throw Refusal.unknown(id) }
+            guard stored.reminder.origin != .config else { throw Refusal.ownedByConfig(id) }
+            try await database.deleteReminder(id: id)
+            reminders[id] = nil
+        }
         changed.yield()
     }
 
     /// Someone answered: the repeats stop, and who and when is logged.
     public func acknowledge(id: String, by who: String) async throws -> ReminderAck {
-        guard var stored = reminders[id] else { throw Refusal.unknown(id) }
-        guard let due = stored.state.waiting?.due, ReminderScheduler.acknowledge(&stored.state) else {
-            throw Refusal.notWaiting(id)
+        let ack = try await serially {
+            guard var stored = reminders[id] else { throw Refusal.unknown(id) }
+            guard let due = stored.state.waiting?.due, ReminderScheduler.acknowledge(&stored.state) else {
+                throw Refusal.notWaiting(id)
+            }
+            let ack = ReminderAck(reminderID: id, dueAt: due, ackedAt: now(), ackedBy: who)
+            reminders[id] = stored
+            try await database.saveReminderStates([id: stored.state])
+            try await database.recordAck(ack)
+            return ack
         }
-        let ack = ReminderAck(reminderID: id, dueAt: due, ackedAt: now(), ackedBy: who)
-        reminders[id] = stored
-        try await database.saveReminderStates([id: stored.state])
-        try await database.recordAck(ack)
         HeraldMetrics.reminderAcknowledged()
         logger.notice("reminder acknowledged", metadata: ["reminder": "\(id)", "by": "\(who)"])
         changed.yield()
@@ -194,7 +231,9 @@ public actor ReminderService {
 
     // MARK: - Carrying out the scheduler's decisions
 
-    private func step() async {
+    private func step() async { await serially { await stepNow() } }
+
+    private func stepNow() async {
         let scheduler = ReminderScheduler(grace: context.configuration.reminders.grace)
         let moment = now()
         var changedStates: [String: ReminderState] = [:]

@@ -15,7 +15,7 @@ extension AnnouncementDaemon {
     /// with the quiet target volume; critical always plays.
     func applyQuietHours(to entry: inout Entry) async -> QuietDecision {
         let quiet = context.configuration.quietHours
-        let now = Date()
+        let now = self.now()
         switch quiet.policy(for: entry.priority, at: now) {
         case nil, .play?:
             return .queue
@@ -31,7 +31,8 @@ extension AnnouncementDaemon {
             return .held(record)
         case .defer?:
             logger.notice("announcement \(entry.id) deferred to the end of quiet hours")
-            holdDeferred(entry)
+            machine.holdDeferred(entry)
+            scheduleDeferredRelease()
             return .held(entry.item.record)
         }
     }
@@ -39,19 +40,22 @@ extension AnnouncementDaemon {
     /// When quiet hours end, what they held goes to the queue in arrival order; several texts
     /// are said as one summary, each original logged `coalesced` with the summary's id.
     func releaseDeferred() async {
-        let now = Date()
+        let now = self.now()
         guard !context.configuration.quietHours.isQuiet(at: now) else {
             scheduleDeferredRelease()
             return
         }
-        let held = takeDeferred()
+        let held = machine.takeDeferred()
         guard !held.isEmpty else { return }
         logger.notice("quiet hours ended: \(held.count) deferred announcement(s) go to the queue")
         let texts = held.compactMap { entry -> String? in
             if case .text(let text) = entry.item.request.body { text } else { nil }
         }
         if held.count > 1, texts.count == held.count {
-            await submitSummary(of: held, texts: texts)
+            let sentences = texts.map { $0.hasSuffix(".") || $0.hasSuffix("!") || $0.hasSuffix("?") ? $0 : $0 + "." }
+            await sayAsOne(held, text: "While it was quiet: " + sentences.joined(separator: " "),
+                           priority: held.map(\.priority).min { Self.rank($0) < Self.rank($1) } ?? .normal,
+                           occasion: .quietHoursEnded)
             return
         }
         for var entry in held {
@@ -61,27 +65,31 @@ extension AnnouncementDaemon {
         }
     }
 
-    private func submitSummary(of held: [Entry], texts: [String]) async {
-        let first = held[0].item.request
-        let sentences = texts.map { $0.hasSuffix(".") || $0.hasSuffix("!") || $0.hasSuffix("?") ? $0 : $0 + "." }
-        var request = AnnouncementRequest(body: .text("While it was quiet: " + sentences.joined(separator: " ")),
-                                          priority: held.map(\.priority).min { Self.rank($0) < Self.rank($1) } ?? .normal,
-                                          source: first.source, language: first.language, voice: first.voice)
-        request.chime = first.chime
-        let summary = Announcer.record(for: request)
-        do {
-            _ = try await context.store.insertIfNew(summary)
-        } catch {
-            logger.error("could not log the quiet-hours summary, saying them one by one: \(error)")
-            for var entry in held {
-                entry.queuedAt = Date()
-                await enqueue(entry)
-            }
-            return
+    /// Queues an entry released from quiet hours; a full queue logs it `failed`.
+    func enqueue(_ entry: Entry) async {
+        let (admission, interrupt) = machine.submit(entry)
+        if interrupt { playing?.cancel() }
+        if case .refusedFull(let limit) = admission {
+            var record = entry.item.record
+            record.outcome = .failed
+            record.error = "queue full (\(limit) waiting) when quiet hours ended"
+            record.finishedAt = now()
+            await log(record)
         }
-        await enqueue(Entry(id: summary.id, priority: request.priority, queuedAt: Date(),
-                          item: Queued(request: request, record: summary)))
-        await logCoalesced(held, into: "summary \(summary.id) when quiet hours ended")
+        wake.yield()
+    }
+
+    /// Wakes when the quiet hours holding deferred entries end (again after a reload).
+    func scheduleDeferredRelease() {
+        deferredRelease?.cancel()
+        guard machine.deferredCount > 0, !machine.stopping else { return }
+        let now = self.now()
+        let end = context.configuration.quietHours.end(after: now) ?? now
+        deferredRelease = Task { [weak self] in
+            let delay = max(0, end.timeIntervalSince(now)) + 0.01
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            await self?.releaseDeferred()
+        }
     }
 
     private static func rank(_ priority: Priority) -> Int { Priority.allCases.firstIndex(of: priority) ?? 0 }

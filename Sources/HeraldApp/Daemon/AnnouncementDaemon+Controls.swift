@@ -1,0 +1,63 @@
+import Foundation
+import HeraldCore
+
+/// Admin controls (skip, pause, resume) and the status snapshot.
+extension AnnouncementDaemon {
+    /// What `/v1/status` shows: the current announcement, the queue, the sound server.
+    public func snapshot() async -> Snapshot {
+        let sound: String = switch await connector.state {
+        case .connecting: "connecting"
+        case .connected(let server): "connected to \(server)"
+        case .waiting(let reason, _): "waiting for a sound server: \(reason)"
+        }
+        return Snapshot(current: machine.current?.entry.item.record, currentStartedAt: playing?.startedAt,
+                        currentElapsedMilliseconds: playing.map { Int(now().timeIntervalSince($0.startedAt) * 1000) },
+                        queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
+                        safeguardOpen: session != nil, uptimeSeconds: Int(now().timeIntervalSince(startedAt)),
+                        paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,
+                        deferred: machine.deferredCount)
+    }
+
+    /// Stops the current announcement (fading it) and moves on; false when nothing plays.
+    public func skipCurrent() -> Bool {
+        guard machine.stopCurrent(.skip) else { return false }
+        playing?.cancel()
+        return true
+    }
+
+    /// Pauses the announcement playing now (the sink stays safeguarded); false when none plays.
+    public func pauseCurrent() -> Bool {
+        guard playing != nil, let session else { return false }
+        return session.sound.setPlaybackPaused(true)
+    }
+
+    /// Resumes a paused announcement where it stopped.
+    public func resumeCurrent() -> Bool {
+        guard playing != nil, let session else { return false }
+        return session.sound.setPlaybackPaused(false)
+    }
+
+    /// Holds the queue after the current announcement; `resume()` goes on.
+    public func pause() {
+        machine.pause()
+        changes.signal()
+    }
+
+    public func resume() {
+        machine.resume()
+        wake.yield()
+        changes.signal()
+    }
+
+    /// The daemon's live connection, for status reports; nil while it waits for a server.
+    public var soundSystem: (any SoundSystem)? { get async { try? await connector.current() } }
+
+    /// The id of the last announcement that played, for replay-last.
+    public var lastPlayed: String? { lastPlayedID }
+
+    /// Stops entry `id` if it is still the one playing (a late watcher must not stop the next).
+    func stopCurrent(_ reason: QueueMachine<Queued>.StopReason, id: String) {
+        guard machine.current?.entry.id == id else { return }
+        if machine.stopCurrent(reason) { playing?.cancel() }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HeraldCore
+import Speech
+
+/// Several entries said as one: payments piling up, and the texts quiet hours held. Each original
+/// is logged `coalesced` with the summary's id.
+extension AnnouncementDaemon {
+    /// Why several entries are said as one.
+    enum SummaryOccasion {
+        /// More payments waiting than `coalesce_payments_over`: said first, in the payments' place.
+        case payments
+        /// Quiet hours ended with several deferred texts: queued now, its max age counted from now.
+        case quietHoursEnded
+    }
+
+    /// More payments waiting than `coalesce_payments_over`: one summary says them all.
+    func coalescePayments() async {
+        let taken = machine.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
+            if case .payment = $0.request.body { return true } else { return false }
+        }
+        guard let first = taken.first?.item.request else { return }
+        let amounts: [Amount] = taken.compactMap {
+            if case .payment(let amount) = $0.item.request.body { amount } else { nil }
+        }
+        let language = first.language ?? context.configuration.speech.language
+        guard let summary = PaymentSummary(amounts: amounts, language: language) else {
+            for entry in taken.reversed() { machine.putFirst(entry) }
+            return
+        }
+        await sayAsOne(taken, text: summary.text, priority: .high, occasion: .payments)
+    }
+
+    /// Says `entries` as one text: logs the summary's row, queues it, and logs each original
+    /// `coalesced`. When the summary cannot be logged, the entries are said one by one.
+    /// The entries stay pending in the machine (held) until each is logged or queued again.
+    func sayAsOne(_ entries: [Entry], text: String, priority: Priority, occasion: SummaryOccasion) async {
+        let first = entries[0].item.request
+        // A payment's voice is not asked for by its sender: the summary takes the default.
+        var request = AnnouncementRequest(body: .text(text), priority: priority, source: first.source,
+                                          language: first.language, voice: occasion == .payments ? nil : first.voice)
+        request.chime = first.chime
+        let summary = Turn.record(for: request, at: now())
+        do {
+            _ = try await context.store.insertIfNew(summary)
+        } catch {
+            switch occasion {
+            case .payments:
+                logger.error("could not log the payment summary, playing the payments one by one: \(error)")
+                for entry in entries.reversed() { machine.putFirst(entry) }
+            case .quietHoursEnded:
+                logger.error("could not log the quiet-hours summary, saying them one by one: \(error)")
+                for var entry in entries {
+                    entry.queuedAt = now()
+                    await enqueue(entry)
+                }
+            }
+            return
+        }
+        switch occasion {
+        case .payments:
+            machine.putFirst(Entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
+                                   item: Queued(request: request, record: summary)))
+            await logCoalesced(entries, into: "summary \(summary.id)")
+        case .quietHoursEnded:
+            await enqueue(Entry(id: summary.id, priority: priority, queuedAt: now(),
+                                item: Queued(request: request, record: summary)))
+            await logCoalesced(entries, into: "summary \(summary.id) when quiet hours ended")
+        }
+    }
+
+    /// Logs `entries` as said in a summary (`into`: which one, and when).
+    func logCoalesced(_ entries: [Entry], into summary: String) async {
+        for entry in entries {
+            var record = entry.item.record
+            record.outcome = .coalesced
+            record.error = "said in \(summary)"
+            record.finishedAt = now()
+            await log(record)
+        }
+    }
+}

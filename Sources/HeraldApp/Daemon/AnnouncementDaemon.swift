@@ -1,0 +1,432 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import Logging
+import PulseAudio
+import Speech
+
+/// The resident announcer behind `herald serve`: one queue for every source, back-to-back
+/// announcements under one safeguard, critical interrupting the rest, exactly-once request ids.
+///
+/// With no sound server or no sink, announcements wait (each within its priority's max age) and
+/// play when one is back; an announcement the server lost mid-way is said again.
+public actor AnnouncementDaemon {
+    /// What `submit` made of a request.
+    public enum Submission: Sendable {
+        case accepted(AnnouncementRecord)
+        /// The source sent this request id before: the original, nothing played.
+        case duplicate(AnnouncementRecord)
+        /// The queue is full (only normal and low are refused).
+        case refused(AnnouncementRecord, limit: Int)
+    }
+
+    /// A snapshot for `/v1/status`.
+    public struct Snapshot: Sendable, Codable {
+        public var current: AnnouncementRecord?
+        public var currentStartedAt: Date?
+        /// How far into the current announcement, against its length when known.
+        public var currentElapsedMilliseconds: Int?
+        public var queueDepth: [String: Int]
+        public var safeguardOpen: Bool
+        public var uptimeSeconds: Int
+        public var paused: Bool
+        /// The sound server as the daemon sees it: connected, or what it waits for.
+        public var soundServer: String
+        /// Why queued announcements are not playing now (no server, no sink), if they are not.
+        public var waitingFor: String?
+        /// Held by quiet hours until they end.
+        public var deferred: Int
+    }
+
+    private(set) var context: HeraldContext
+    /// What the next turn works with (a reload replaces it; the turn under way keeps its own).
+    var turnKit: Turn
+    let connector: SoundConnector
+    let logger: Logger
+    /// A queued request with its logged row, so playing it needs no read of the log.
+    struct Queued: Sendable {
+        var request: AnnouncementRequest
+        var record: AnnouncementRecord
+        /// Quiet hours' `play_quieter` target volume, decided when it came in.
+        var quietTarget: Volume?
+    }
+    typealias Entry = AnnouncementQueue<Queued>.Entry
+
+    /// Every decision about the queue: this actor only carries them out.
+    var machine: QueueMachine<Queued>
+    /// The playback of the current entry, to cancel (fade out) when the machine says so.
+    var playing: (cancel: @Sendable () -> Void, startedAt: Date)?
+    /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
+    var sessionIsFresh = false
+    var session: SafeguardSession?
+    /// Requests waiting for an announcement's outcome (`?wait=true`), by announcement id, each
+    /// under a token of its own so a client that hangs up can take its waiter back.
+    var waiters: [String: [UUID: CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
+    /// The inserts of rows being written now, by announcement id (`submit`).
+    var inserting: [String: RowInsert] = [:]
+    /// Request ids accepted whose rows are being written (source, client, id), to their
+    /// announcement ids: a copy arriving meanwhile is a duplicate.
+    var accepting: [String: String] = [:]
+    /// Entries withdrawn while they played: their turn's end neither logs nor replays them.
+    var withdrawn: Set<String> = []
+    var retry: Task<Void, Never>?
+    var lastPlayedID: String?
+    let startedAt: Date
+    var deferredRelease: Task<Void, Never>?
+    let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Signalled when the queue, the current announcement or the log changes (the admin page).
+    public nonisolated let changes = ChangeFeed()
+
+    /// The format of the stream kept corked on the target sink between announcements (speech,
+    /// packs and chimes share it); nil keeps none.
+    let warmFormat: AudioFormat?
+
+    /// The time of day every decision goes by (quiet hours, max age, retries) and rows are stamped
+    /// with; a test passes one it moves itself.
+    let now: @Sendable () -> Date
+
+    /// True for the CLI's `--local` run (`announceOnce`): one entry, no waiting for a sound
+    /// server, nothing left by an earlier stop is queued again.
+    let oneShot: Bool
+    /// Set by `interrupt()` (Ctrl-C on a `--local` run): the entry is not begun, or stops now.
+    var interrupted = false
+    /// What the last close of the safeguard could not restore, after one more try.
+    var restoreFailures: [String] = []
+
+    /// - Parameter now: the wall clock; a test drives quiet hours and max age with its own.
+    public init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(context: context, connector: connector, warmFormat: warmFormat, oneShot: false, now: now)
+    }
+
+    init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat?, oneShot: Bool,
+         now: @escaping @Sendable () -> Date) {
+        self.context = context
+        self.now = now
+        self.oneShot = oneShot
+        startedAt = now()
+        self.connector = connector
+        self.warmFormat = warmFormat
+        self.logger = context.logger
+        turnKit = Turn(context: context, now: now)
+        machine = QueueMachine(queue: AnnouncementQueue(limit: context.configuration.queue.queueLimit,
+                                                        policies: context.configuration.priorities))
+    }
+
+    /// Something changed that may let a waiting announcement play: try again.
+    public func soundChanged() {
+        machine.soundChanged()
+        wake.yield()
+    }
+
+
+    /// Plays announcements as they come until `stop()`; then fades out whatever plays, restores
+    /// the sink and returns, leaving the rest queued for the next start.
+    public func run() async {
+        if !oneShot {
+            do {
+                try await context.store.expireRequestIDs(olderThan: context.configuration.queue.requestIDRetentionDays,
+                                                            now: now())
+            } catch {
+                logger.warning("could not expire old request ids: \(error)")
+            }
+            await requeueUnfinished()
+        }
+        wake.yield()
+        for await _ in wakes {
+            if machine.stopping { break }
+            await drain()
+            // Every wake follows a change that may move the target (a new connection, a sink
+            // added or removed, a new default, a reload) or a playback that spent the stream.
+            await keepStreamWarm()
+        }
+        await shutdown()
+    }
+
+    /// Keeps the connection's warm stream on the sink the next announcement will use.
+    func keepStreamWarm() async {
+        guard let warmFormat, let sound = try? await connector.current() else { return }
+        do {
+            try sound.keepWarm(onSink: try await context.targetSinkName(on: sound), format: warmFormat)
+        } catch {
+            logger.debug("no warm stream for now: \(error)")
+        }
+    }
+
+    /// Uses a new config from the next announcement on (the one playing finishes as it began).
+    public func reload(_ context: HeraldContext) {
+        self.context = context
+        turnKit = Turn(context: context, now: now)
+        machine.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
+        scheduleDeferredRelease()
+        logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
+        wake.yield()
+    }
+
+    /// Fades out what plays, restores, and ends `run`; what waits stays queued in the log.
+    public func stop() {
+        retry?.cancel()
+        // What quiet hours hold stays unfinished in the log: the next start decides again.
+        deferredRelease?.cancel()
+        if machine.shutDown() { playing?.cancel() }
+        wake.finish()
+        changes.finish()
+        // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
+        let answered = waiters
+        waiters = [:]
+        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
+    }
+
+    // MARK: - The worker
+
+    func drain() async {
+        while true {
+            // A paused queue lets payments pile up: they are summed when it goes on.
+            if !machine.paused && !machine.stopping { await coalescePayments() }
+            switch machine.next(now: now()) {
+            case .stop, .idle:
+                await closeSession()
+                return
+            case .wait(let until):
+                if let reason = machine.waitingFor { logger.warning("announcements wait: \(reason)") }
+                await closeSession()
+                scheduleRetry(until: until)
+                return
+            case .expire(let entries):
+                for entry in entries { await expire(entry) }
+            case .play(let entry):
+                var (end, record) = await turn(entry)
+                if oneShot { (end, record) = failInsteadOfWaiting(end, record) }
+                inserting[entry.id]?.start()
+                let disposition = machine.end(end)
+                if withdrawn.remove(entry.id) != nil {
+                    // Its row was not inserted: not said again (a replay put it back), not logged.
+                    _ = machine.withdraw(id: entry.id)
+                    if case .replay(closeSession: true) = disposition { await closeSession() }
+                    continue
+                }
+                switch disposition {
+                case .log:
+                    var record = record
+                    if record.outcome == .played { lastPlayedID = entry.id }
+                    if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
+                    await log(record)
+                case .replay(let closeSession):
+                    logger.notice("announcement \(entry.id) will be said again (\(end))")
+                    if closeSession { await self.closeSession() }
+                case .leaveQueued:
+                    break
+                }
+            }
+        }
+    }
+
+    /// One entry's turn: open the safeguard if needed, play, and say how it ended. The row it
+    /// returns is filled in for logging; whether it is logged is the machine's decision.
+    func turn(_ entry: Entry) async -> (QueueMachine<Queued>.TurnEnd, AnnouncementRecord) {
+        // One config for the whole turn: a reload during one of its awaits applies from the next
+        // turn on, so an announcement is never rendered with one config and played with another.
+        let kit = turnKit, context = kit.context
+        let requested = ContinuousClock.now
+        var record = entry.item.record
+        let request = entry.item.request
+        // The server first: an announcement waiting for one is not rendered again every second.
+        let sound: PulseConnection
+        do {
+            sound = try await connector.current()
+        } catch {
+            return (.cannotStart(reason: "\(error)"), record)
+        }
+        let rendered: RenderedAudio
+        do {
+            rendered = try await kit.renderer.render(request)
+        } catch {
+            kit.markFailed(&record, error)
+            return (.failed, record)
+        }
+        if machine.current?.stop != nil || interrupted {
+            // Stopped (SIGTERM, a critical one, Ctrl-C) before it began: nothing to open or undo.
+            record.outcome = .interrupted
+            record.finishedAt = now()
+            return (.finished(interrupted: true), record)
+        }
+        if let open = session, open.sound !== sound || open.quietTarget != entry.item.quietTarget { await closeSession() }
+        if let open = session, context.configuration.safeguard.sinkName == nil,
+           let target = try? await context.targetSinkName(on: sound), target != open.sinkName {
+            // The default sink changed between two announcements: the next opens on the new one.
+            await closeSession()
+        }
+        if session == nil {
+            do {
+                switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
+                                                       quietTarget: entry.item.quietTarget, lockTimeout: .seconds(30)) {
+                case .suppressedMuted(let sink):
+                    kit.markSuppressed(&record, sink: sink)
+                    return (.suppressed, record)
+                case .opened(let opened):
+                    session = opened
+                    sessionIsFresh = true
+                }
+            } catch let error as SoundSystemError where error.meansWait {
+                return (.cannotStart(reason: "\(error)"), record)
+            } catch {
+                kit.markFailed(&record, error)
+                return (.failed, record)
+            }
+        }
+        guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
+        // The restore journal is on disk (or was not needed): the row may follow.
+        inserting[entry.id]?.start()
+        // A session opened for a priority that overrides the mute does not carry a `respect` one.
+        let mute = context.configuration.priorities.mutePolicy(for: request.priority,
+                                                               fallback: context.configuration.safeguard.mutePolicy)
+        if session.before.muted && mute == .respect {
+            kit.markSuppressed(&record, sink: session.before)
+            return (.suppressed, record)
+        }
+        // Only the first announcement of a session needs the lead-in: the sink is awake after it.
+        let leadIn = sessionIsFresh ? session.leadIn(context.configuration.safeguard) : 0
+        sessionIsFresh = false
+        let snapshot = record
+        // Its own task, so a critical announcement can cancel it: the playback fades out.
+        let task = Task { () -> (AnnouncementRecord, Turn.Playback) in
+            var record = snapshot
+            let result = await kit.play(rendered, request: request, in: session, record: &record,
+                                              requested: requested, leadIn: leadIn)
+            return (record, result)
+        }
+        playing = ({ task.cancel() }, now())
+        changes.signal()
+        // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
+        if machine.current?.stop != nil { task.cancel() }
+        let targetWatch = watchTarget(of: session, entryID: entry.id, context: context)
+        let (played, playback) = await task.value
+        targetWatch?.cancel()
+        playing = nil
+        record = played
+        if case .failure(let error as SoundSystemError) = playback, error.meansWait || error.isSinkGone {
+            // A stream killed while its sink is still there was stopped by someone (pavucontrol):
+            // said again, it would only be killed again.
+            if error.isSinkGone, (try? await sound.sink(named: session.sinkName)) != nil {
+                kit.markFailed(&record, SoundSystemError.operationFailed("Herald's stream was stopped from outside"))
+                return (.failed, record)
+            }
+            logger.warning("announcement \(entry.id) lost: \(error)")
+            return (.lost(reason: "\(error)", sinkGone: error.isSinkGone), record)
+        }
+        if case .failure(let error) = playback, error is CancellationError {
+            // Stopped (skip, a critical one, Ctrl-C) before its stream began: nothing was heard.
+            record.outcome = .interrupted
+            record.finishedAt = now()
+            return (.finished(interrupted: true), record)
+        }
+        do {
+            try await kit.finish(&record, playback: playback, rendered: rendered)
+        } catch {
+            kit.markFailed(&record, error)
+            return (.failed, record)
+        }
+        return (.finished(interrupted: record.outcome == .interrupted), record)
+    }
+
+    /// With no configured sink, stops the current announcement when the server's default sink
+    /// becomes another one, so it is said where the listener now listens.
+    func watchTarget(of session: SafeguardSession, entryID: String, context: HeraldContext) -> Task<Void, Never>? {
+        guard context.configuration.safeguard.sinkName == nil else { return nil }
+        let sound = session.sound
+        let sinkName = session.sinkName
+        return Task { [weak self] in
+            guard let events = try? await sound.events() else { return }
+            for await event in events where event == .serverChanged {
+                guard let now = try? await sound.serverInfo().defaultSinkName, now != sinkName,
+                      !Task.isCancelled else { continue }
+                await self?.stopCurrent(.retarget, id: entryID)
+                return
+            }
+        }
+    }
+
+    func closeSession() async {
+        guard let open = session else { return }
+        session = nil
+        guard let failures = await open.close()?.failures, !failures.isEmpty else { return }
+        guard open.sound.isConnected else {
+            logger.error("restore incomplete (\(failures)); the journal is applied when the server is back")
+            restoreFailures = failures
+            return
+        }
+        // The server is still there (a request timed out): try the journal once more now rather
+        // than leave the sink raised until the next announcement.
+        do {
+            _ = try await JournalRestorer(context: context).restore(using: open.sound)
+        } catch {
+            logger.error("restore incomplete (\(failures)), and again (\(error)); the journal stays for the next start or reconnect")
+            restoreFailures = failures
+        }
+    }
+
+    /// Looks again in a second, or when the oldest waiting announcement expires, if sooner.
+    func scheduleRetry(until expiry: Date?) {
+        retry?.cancel()
+        let delay = min(1.0, max(0.05, (expiry ?? .distantFuture).timeIntervalSince(now())))
+        retry = Task { [weak self] in
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            await self?.soundChanged()
+        }
+    }
+
+    func expire(_ entry: Entry) async {
+        var record = entry.item.record
+        Self.markStale(&record, at: now(), priority: entry.priority, maxAge: machine.queue.policies[entry.priority].maxAge.inSeconds,
+                       reason: machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
+        logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
+        await log(record)
+    }
+
+    /// Fills in a row past its max age: a low one is dropped (`dropped_stale`), the others failed
+    /// with the reason (DESIGN.md, "Priorities").
+    static func markStale(_ record: inout AnnouncementRecord, at now: Date, priority: Priority, maxAge: TimeInterval,
+                          reason: String) {
+        record.outcome = priority == .low ? .droppedStale : .failed
+        record.error = "older than its max age (\(Int(maxAge)) s for \(priority.rawValue)); \(reason)"
+        record.finishedAt = now
+    }
+
+    func log(_ record: AnnouncementRecord) async {
+        // A row is updated only after it was inserted (the entry may play while it is written),
+        // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
+        guard await awaitInsert(of: record.id) else {
+            machine.settle(id: record.id)
+            return
+        }
+        do {
+            try await context.store.record(record)
+        } catch {
+            logger.error("could not log announcement \(record.id): \(error)")
+        }
+        // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
+        HeraldMetrics.announcement(record)
+        machine.settle(id: record.id)
+        notify(record)
+        changes.signal()
+    }
+
+    func shutdown() async {
+        await closeSession()
+        let answered = waiters
+        waiters = [:]
+        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
+    }
+
+    /// Announcements accepted before a stop, not yet played: queued again, in order.
+    func requeueUnfinished() async {
+        guard let rows = try? await context.store.unfinished() else { return }
+        for row in rows {
+            guard let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
+            var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
+            guard case .queue = await applyQuietHours(to: &entry) else { continue }
+            _ = machine.submit(entry)
+        }
+        if !rows.isEmpty { logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop") }
+    }
+}
