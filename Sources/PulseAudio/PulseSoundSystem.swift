@@ -16,3 +16,6 @@ extension PulseConnection: SoundSystem {
         try await play(audio, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
 }
+
+/// What the daemon needs beyond the safeguard: `isConnected`, `keepWarm`, `setPlaybackPaused`.
+extension PulseConnection: SoundConnection {}

@@ -2,7 +2,6 @@ import Foundation
 import HeraldConfig
 import HeraldCore
 import Logging
-import PulseAudio
 import Speech
 
 /// The resident announcer behind `herald serve`: one queue for every source, back-to-back
@@ -231,7 +230,7 @@ public actor AnnouncementDaemon {
         var record = entry.item.record
         let request = entry.item.request
         // The server first: an announcement waiting for one is not rendered again every second.
-        let sound: PulseConnection
+        let sound: any SoundConnection
         do {
             sound = try await connector.current()
         } catch {

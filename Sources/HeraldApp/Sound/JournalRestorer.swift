@@ -1,5 +1,4 @@
 import HeraldCore
-import PulseAudio
 
 /// `herald restore`: applies a journal left by a Herald process that died mid-announcement.
 public struct JournalRestorer: Sendable {
@@ -10,9 +9,9 @@ public struct JournalRestorer: Sendable {
     /// Restores the pending journal, if any, under the safeguard lock.
     /// - Returns: nil when nothing was pending.
     /// `sound` is a resident connection to use; without one, a connection is made for it.
-    public func restore(using sound: PulseConnection? = nil) async throws -> Safeguard.Restoration? {
+    public func restore(using sound: (any SoundConnection)? = nil) async throws -> Safeguard.Restoration? {
         guard try await context.journal.pending() != nil else { return nil }
-        let sound = if let sound { sound } else { try await context.connectSound() }
+        let sound: any SoundConnection = if let sound { sound } else { try await context.connectSound() }
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: .seconds(30))
         defer { lock.release() }
         return try await context.recoverPendingJournal(with: context.safeguard(on: sound))

@@ -1,5 +1,4 @@
 import HeraldCore
-import PulseAudio
 
 /// The safeguard held open, with the process lock, across one or more back-to-back
 /// announcements (DESIGN.md rule 8: no pumping the volume between them).
@@ -10,7 +9,7 @@ public final class SafeguardSession: Sendable {
         case opened(SafeguardSession)
     }
 
-    public let sound: PulseConnection
+    public let sound: any SoundConnection
     public let sinkName: String
     /// The sink as it was before the safeguard changed it.
     public let before: SinkState
@@ -20,7 +19,7 @@ public final class SafeguardSession: Sendable {
     let safeguard: Safeguard
     let lock: ProcessLock
 
-    private init(sound: PulseConnection, sinkName: String, before: SinkState, entry: JournalEntry,
+    private init(sound: any SoundConnection, sinkName: String, before: SinkState, entry: JournalEntry,
                  quietTarget: Volume?, safeguard: Safeguard, lock: ProcessLock) {
         self.quietTarget = quietTarget
         self.sound = sound
@@ -34,7 +33,7 @@ public final class SafeguardSession: Sendable {
     /// Takes the lock, restores any journal a dead process left, and opens the safeguard on the
     /// target sink with the mute policy of `priority` (critical always overrides).
     /// - Parameter quietTarget: quiet hours' `play_quieter` target volume, if it applies.
-    public static func open(context: HeraldContext, sound: PulseConnection, priority: Priority,
+    public static func open(context: HeraldContext, sound: any SoundConnection, priority: Priority,
                             quietTarget: Volume? = nil, lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {

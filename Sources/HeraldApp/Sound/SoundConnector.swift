@@ -6,8 +6,8 @@ import PulseAudio
 /// The daemon's one way to the sound server: keeps a connection, connects again with backoff when
 /// the server goes away or was never there, and says what it waits for (DESIGN.md rule 1).
 ///
-/// Nothing else in the daemon holds a `PulseConnection` across announcements, so nobody keeps
-/// using a dead one.
+/// Nothing else in the daemon holds a connection across announcements, so nobody keeps using a
+/// dead one. The connections come from `connect` (PulseAudio unless a test passes its own).
 public actor SoundConnector {
     /// What the connector is doing now, for `/v1/status`.
     public enum State: Sendable, Equatable {
@@ -18,27 +18,34 @@ public actor SoundConnector {
     }
 
     public private(set) var state: State = .connecting
-    private var connection: PulseConnection?
+    private var connection: (any SoundConnection)?
     private let logger: Logger
     private let connectTimeout: Duration
     /// Run on every new connection before anyone else uses it (the daemon applies the journal).
-    private let onConnect: @Sendable (PulseConnection) async -> Void
+    private let onConnect: @Sendable (any SoundConnection) async -> Void
+    /// Makes a new connection within the timeout.
+    private let connect: @Sendable (Duration, Logger) async throws -> any SoundConnection
     /// Told of every change that may let a waiting announcement play: connected, a sink came,
     /// the default sink changed, the server went away.
     private let changed: @Sendable () -> Void
     private var backoff = Backoff()
 
+    /// - Parameter connect: makes a connection (a new `PulseConnection` unless a test passes its own).
     public init(logger: Logger, connectTimeout: Duration = .seconds(5),
-                onConnect: @escaping @Sendable (PulseConnection) async -> Void,
+                connect: @escaping @Sendable (Duration, Logger) async throws -> any SoundConnection = { timeout, logger in
+                    try await PulseConnection(timeout: timeout, logger: logger)
+                },
+                onConnect: @escaping @Sendable (any SoundConnection) async -> Void,
                 changed: @escaping @Sendable () -> Void) {
         self.logger = logger
+        self.connect = connect
         self.connectTimeout = connectTimeout
         self.onConnect = onConnect
         self.changed = changed
     }
 
     /// The live connection, or the reason there is none (a `SoundSystemError`).
-    public func current() throws -> PulseConnection {
+    public func current() throws -> any SoundConnection {
         if let connection, connection.isConnected { return connection }
         throw lastError ?? SoundSystemError.noServer("connecting")
     }
@@ -89,7 +96,7 @@ public actor SoundConnector {
 
     private func attempt() async {
         do {
-            let fresh = try await PulseConnection(timeout: connectTimeout, logger: logger)
+            let fresh = try await connect(connectTimeout, logger)
             let info = try await fresh.serverInfo()
             backoff.reset()
             logger.notice("connected to the sound server \(info.name) \(info.version)")
