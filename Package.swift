@@ -136,7 +136,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        // The in-memory sound system, journal and clocks the tests of every layer use; never a
+        // dependency of a production target (scripts/module-graph.sh puts it above them all).
+        .target(name: "HeraldTesting", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTesting"]),
         .testTarget(name: "HeraldFrontTests", dependencies: ["HeraldFront", "RuntimePaths"]),
         .testTarget(
             name: "HeraldStoreTests",
@@ -149,7 +152,8 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
         .testTarget(
             name: "HeraldAppTests",
-            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", "HeraldTesting",
+                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(
             name: "HeraldServerTests",

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldTesting
 import Logging
 import Testing
 
