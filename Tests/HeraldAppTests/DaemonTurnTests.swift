@@ -1,0 +1,128 @@
+import Foundation
+@testable import HeraldApp
+import HeraldConfig
+import HeraldCore
+import HeraldTesting
+import Testing
+
+/// The daemon driven end to end with the in-memory sound system and the test's own `now`: no
+/// sound server, no sleeping through quiet hours. Serialized: every session takes the one
+/// safeguard lock of this user.
+@Suite(.serialized) struct DaemonTurnTests {
+    @Test func anAnnouncementWaitedForIsAnsweredWithItsOutcomeAndTheSinkIsRestored() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        let record = try await harness.submit(AnnouncementRequest(body: .text("Table four is ready")))
+        let answer = try await harness.outcome(of: record.id)
+        #expect(answer?.outcome == .played)
+        #expect(try await harness.context.store.announcement(id: record.id)?.outcome == .played)
+        #expect(await harness.sound.playsStarted == 1)
+        #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 60), "raised to the target")
+        #expect(await harness.eventually { await harness.sound.sink.volumes.loudest == Volume(percent: 20) },
+                "restored after")
+        await harness.stop()
+    }
+
+    @Test func quietHoursDeferUntilNowPassesTheirEndAndAWaitIsAnsweredThen() async throws {
+        // 06:59:59.5, in a 22:00-07:00 window: the daemon's timer fires within a second, but only
+        // the test's `now` says the window is over.
+        let end = Date(timeIntervalSince1970: 1_795_503_600)  // 2026-11-24 07:00 UTC
+        let harness = try await DaemonHarness(at: end.addingTimeInterval(-0.5)) { configuration in
+            configuration.quietHours = QuietHours(windows: [QuietWindow("22:00-07:00")!], timeZone: TimeZone(identifier: "UTC")!)
+        }
+        defer { Task { await harness.stop() } }
+        let record = try await harness.submit(AnnouncementRequest(body: .text("Take the morning pills")))
+        #expect(record.outcome == nil)
+        #expect(await harness.daemon.snapshot().deferred == 1, "held by quiet hours")
+        let daemon = harness.daemon
+        let waiting = Task { try await daemon.waitUntilFinished(id: record.id) }
+
+        // Past the timer's wall-clock moment, still inside the window by the daemon's `now`.
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(await harness.sound.playsStarted == 0, "not said while it is quiet")
+        #expect(await harness.daemon.snapshot().deferred == 1)
+
+        harness.now.set(end.addingTimeInterval(1))
+        let released = await harness.eventually { await harness.sound.playsStarted == 1 }
+        #expect(released, "said once the window is over")
+        let answer = try await waiting.value
+        #expect(answer?.id == record.id)
+        #expect(answer?.outcome == .played, "the deferred one's waiter gets its outcome")
+        #expect(await harness.daemon.snapshot().deferred == 0)
+        await harness.stop()
+    }
+
+    @Test func morePaymentsWaitingThanTheLimitAreSaidAsOneSummary() async throws {
+        let harness = try await DaemonHarness { $0.queue.coalescePaymentsOver = 2 }
+        defer { Task { await harness.stop() } }
+        let currency = harness.context.configuration.speech.currency
+        await harness.daemon.pause()
+        // Payments come in at high priority, as the intake sends them.
+        var payments: [AnnouncementRecord] = []
+        for units in [150, 275, 1000, 5] as [Int64] {
+            payments.append(try await harness.submit(AnnouncementRequest(body: .payment(Amount(minorUnits: units, currency: currency)), priority: .high)))
+        }
+        #expect(await harness.sound.playsStarted == 0, "the queue is paused")
+        await harness.daemon.resume()
+
+        for payment in payments {
+            let answer = try await harness.outcome(of: payment.id)
+            #expect(answer?.outcome == .coalesced, "\(payment.body) said in the summary")
+            #expect(answer?.error?.hasPrefix("said in summary ") == true)
+        }
+        // "said in summary <id>": the summary is a row of its own, played.
+        let note = try #require(try await harness.context.store.announcement(id: payments[0].id)?.error)
+        let summaryID = try #require(note.split(separator: " ").last.map(String.init))
+        let summary = try await harness.outcome(of: summaryID)
+        #expect(summary?.outcome == .played)
+        #expect(summary?.bodyKind == .text)
+        #expect(await harness.sound.playsStarted == 1, "four payments, one announcement")
+        await harness.stop()
+    }
+
+    @Test func aWithdrawnEntryIsNotSaid() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        await harness.sound.holdPlayback()
+        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
+        await harness.sound.waitUntilPlaying()
+        let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
+        #expect(await harness.daemon.machine.isPending(id: second.id))
+
+        await harness.daemon.withdraw(second.id)
+        #expect(await !harness.daemon.machine.isPending(id: second.id), "out of the queue")
+        await harness.sound.releasePlayback()
+        #expect(try await harness.outcome(of: first.id)?.outcome == .played)
+        // The worker has drained: nothing more begins.
+        #expect(await harness.eventually { await harness.daemon.snapshot().safeguardOpen == false })
+        #expect(await harness.sound.playsStarted == 1, "only the first was said")
+        #expect(try await harness.context.store.announcement(id: second.id)?.outcome == nil, "nor logged as said")
+        await harness.stop()
+    }
+
+    @Test func aReloadMidTurnLeavesThePlayingOneWithTheSettingsItBeganWith() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        await harness.sound.holdPlayback()
+        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
+        await harness.sound.waitUntilPlaying()
+
+        let louder = try DaemonHarness.context(folder: harness.folder) { configuration in
+            configuration.safeguard.minVolume = Volume(percent: 50)
+            configuration.safeguard.targetVolume = Volume(percent: 90)
+            configuration.chimes = [:]
+        }
+        await harness.daemon.reload(louder)
+        await harness.sound.releasePlayback()
+        #expect(try await harness.outcome(of: first.id)?.outcome == .played)
+        #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 60), "raised to the old target")
+        #expect(await harness.eventually { await harness.sound.sink.volumes.loudest == Volume(percent: 20) })
+        #expect(await !harness.sound.changes.contains { $0.contains("90") }, "never raised to the new target")
+
+        // The next one goes by the new config.
+        let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
+        #expect(try await harness.outcome(of: second.id)?.outcome == .played)
+        #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 90), "the next one: the new target")
+        await harness.stop()
+    }
+}
