@@ -34,6 +34,9 @@ struct DaemonHarness {
         let daemon = AnnouncementDaemon(context: context, connector: connector, now: now.read)
         self.daemon = daemon
         worker = Task { await daemon.run() }
+        // A row submitted before `run` reads the log's unfinished rows would be queued twice.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await !daemon.requeued && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
     }
 
     /// A context in `folder` (its store and journal there), from the defaults as changed.

@@ -16,7 +16,8 @@ import Testing
         let answer = try await harness.outcome(of: record.id)
         #expect(answer?.outcome == .played)
         #expect(try await harness.context.store.announcement(id: record.id)?.outcome == .played)
-        #expect(await harness.sound.playsStarted == 1)
+        let changes = await harness.sound.changes
+        #expect(await harness.sound.playsStarted == 1, "\(changes)")
         #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 60), "raised to the target")
         #expect(await harness.eventually { await harness.sound.sink.volumes.loudest == Volume(percent: 20) },
                 "restored after")

@@ -91,6 +91,9 @@ public actor AnnouncementDaemon {
     var interrupted = false
     /// What the last close of the safeguard could not restore, after one more try.
     var restoreFailures: [String] = []
+    /// True once `run` has queued again what an earlier stop left: a test submits after it, or
+    /// its own row would be read back as left over and queued twice.
+    var requeued = false
 
     /// - Parameter now: the wall clock; a test drives quiet hours and max age with its own.
     public init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat? = nil,
@@ -131,6 +134,7 @@ public actor AnnouncementDaemon {
             }
             await requeueUnfinished()
         }
+        requeued = true
         wake.yield()
         for await _ in wakes {
             if machine.stopping { break }
