@@ -18,8 +18,12 @@ struct DaemonHarness {
     /// 2026-11-24 12:00 UTC: no quiet hours.
     static let noon = Date(timeIntervalSince1970: 1_795_521_600)
 
-    /// - Parameter configure: changes to the defaults (the sink starts at 20%, the target is 60%).
-    init(at start: Date = Self.noon, configure: (inout HeraldConfiguration) -> Void = { _ in }) async throws {
+    /// - Parameters:
+    ///   - configure: changes to the defaults (the sink starts at 20%, the target is 60%).
+    ///   - beforeRun: what happens before the daemon's `run()` starts (a request arriving while
+    ///     `herald serve` starts, say).
+    init(at start: Date = Self.noon, configure: (inout HeraldConfiguration) -> Void = { _ in },
+         beforeRun: (AnnouncementDaemon) async throws -> Void = { _ in }) async throws {
         folder = NSTemporaryDirectory() + "herald-daemon-\(UUID().uuidString)"
         sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)))
         now = ManualNow(start)
@@ -33,6 +37,7 @@ struct DaemonHarness {
         await connector.connectOnce()
         let daemon = AnnouncementDaemon(context: context, connector: connector, now: now.read)
         self.daemon = daemon
+        try await beforeRun(daemon)
         worker = Task { await daemon.run() }
         // A row submitted before `run` reads the log's unfinished rows would be queued twice.
         let deadline = ContinuousClock.now + .seconds(10)

@@ -24,6 +24,25 @@ import Testing
         await harness.stop()
     }
 
+    @Test func aRequestAcceptedWhileTheDaemonStartsIsSaidOnceNotQueuedAgainFromTheLog() async throws {
+        // `herald serve` listens while the daemon reads the rows an earlier stop left: a row
+        // accepted before that read is in the log unfinished and already queued.
+        var accepted: AnnouncementRecord?
+        let harness = try await DaemonHarness { _ in } beforeRun: { daemon in
+            guard case .accepted(let record) = try await daemon.submit(AnnouncementRequest(body: .text("Payment received"))) else {
+                return
+            }
+            accepted = record
+        }
+        defer { Task { await harness.stop() } }
+        let record = try #require(accepted)
+        #expect(try await harness.outcome(of: record.id)?.outcome == .played)
+        _ = await harness.eventually(within: .seconds(1)) { await harness.sound.playsStarted >= 2 }
+        let plays = await harness.sound.playsStarted
+        #expect(plays == 1, "said \(plays) times")
+        await harness.stop()
+    }
+
     @Test func quietHoursDeferUntilNowPassesTheirEndAndAWaitIsAnsweredThen() async throws {
         // 06:59:59.5, in a 22:00-07:00 window: the daemon's timer fires within a second, but only
         // the test's `now` says the window is over.

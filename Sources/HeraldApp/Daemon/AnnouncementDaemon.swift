@@ -422,14 +422,25 @@ public actor AnnouncementDaemon {
     }
 
     /// Announcements accepted before a stop, not yet played: queued again, in order.
+    ///
+    /// The API listens while this runs, so a row the read returns may belong to a request
+    /// accepted since the start, already queued (or still being taken in): that one is skipped,
+    /// checked after each await, or it would be said twice.
     func requeueUnfinished() async {
         guard let rows = try? await context.store.unfinished() else { return }
         for row in rows {
-            guard let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
+            guard !isTakenInSinceStart(row.id),
+                  let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
             var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
-            guard case .queue = await applyQuietHours(to: &entry) else { continue }
+            guard !isTakenInSinceStart(row.id), case .queue = await applyQuietHours(to: &entry) else { continue }
+            guard !isTakenInSinceStart(row.id) else { continue }
             _ = machine.submit(entry)
         }
         if !rows.isEmpty { logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop") }
+    }
+
+    /// `id` is a request this run took in (queued, held, playing, or its row being written).
+    private func isTakenInSinceStart(_ id: String) -> Bool {
+        machine.isPending(id: id) || inserting[id] != nil
     }
 }
