@@ -32,9 +32,8 @@ public actor Safeguard {
     private var machine: SafeguardMachine
     private var watcher: Task<Void, Never>?
     private var ramper: Task<Void, Never>?
-    /// Jobs waiting for their turn, first in first out.
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Each step one job: no step reads while another has yet to write.
+    private let jobs = SerialJobs()
 
     public init(sound: any SoundSystem, journal: any RestoreJournal, settings: SafeguardSettings,
                 clock: any Clock<Duration>, logger: Logger, processID: Int32) {
@@ -250,13 +249,6 @@ public actor Safeguard {
 
     /// Runs `body` when every earlier job has finished: one job at a time, in order of arrival.
     private func serially<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-        if busy {
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        busy = true
-        defer {
-            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
-        }
-        return try await body()
+        try await jobs.serially(body)
     }
 }

@@ -44,9 +44,8 @@ public actor ReminderService {
     private let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Webhook deliveries under way, each removed by itself when it ends (cancelled at the end of `run`).
     private var escalations: [UUID: Task<Void, Never>] = [:]
-    /// True while a job (`serially`) runs; the others wait in `waitingJobs`, in order of arrival.
-    private var busy = false
-    private var waitingJobs: [CheckedContinuation<Void, Never>] = []
+    /// Every read-decide-write of `reminders` that spans an await, one at a time (`serially`).
+    private let jobs = SerialJobs()
     /// Reads every stored reminder (a test slows it down to widen the window a reload leaves open).
     private let readReminders: @Sendable (AppDatabase) async throws -> [StoredReminder]
 
@@ -140,14 +139,7 @@ public actor ReminderService {
     /// an actor is reentrant, and a reload that replaced the dictionary after its read undid a
     /// `step` or an acknowledgement made meanwhile (and could escalate twice).
     private func serially<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-        if busy {
-            await withCheckedContinuation { waitingJobs.append($0) }
-        }
-        busy = true
-        defer {
-            if waitingJobs.isEmpty { busy = false } else { waitingJobs.removeFirst().resume() }
-        }
-        return try await body()
+        try await jobs.serially(body)
     }
 
     /// Adds a reminder (API, CLI): stored, rendered into the clip cache, scheduled.
