@@ -148,9 +148,13 @@ public actor RestoreJournalStore: RestoreJournal {
     /// then stays for the next start.
     private func takeOverLegacyRow() {
         guard let database = legacySource else { return }
-        legacySource = nil
         do {
-            guard let entry = try database.legacyJournalRowNow() else { return }
+            // Looked at again next time when the read fails (the database busy, say).
+            guard let entry = try database.legacyJournalRowNow() else {
+                legacySource = nil
+                return
+            }
+            legacySource = nil
             if newest(onDisk()) == nil {
                 try saveNow(entry)
                 logger.notice("took over the restore journal an earlier version left in the database")

@@ -80,8 +80,8 @@ extension AnnouncementDaemon {
             failed.outcome = .failed
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = now()
-            if await awaitInsert(of: failed.id) { try await context.store.record(failed) }
-            HeraldMetrics.announcement(failed)
+            // Logged as every outcome is (a row left without one would be said at the next start).
+            await log(failed)
             return .refused(failed, limit: limit)
         }
         if interrupt, let current = machine.current {
@@ -120,9 +120,9 @@ extension AnnouncementDaemon {
     public func waitUntilFinished(id: String) async throws -> AnnouncementRecord? {
         // Registered in the same turn as the check, with no await between: a row logged
         // meanwhile cannot slip past the waiter.
-        if machine.isPending(id: id) { return await waitFor(id) }
+        if machine.isPending(id: id) || finishing.contains(id) { return await waitFor(id) }
         let record = try await context.store.announcement(id: id)
-        if machine.isPending(id: id) { return await waitFor(id) }
+        if machine.isPending(id: id) || finishing.contains(id) { return await waitFor(id) }
         if record?.outcome != nil || record == nil { return record }
         // Logged after our read began: read it again rather than wait for a notice already sent.
         return try await context.store.announcement(id: id)

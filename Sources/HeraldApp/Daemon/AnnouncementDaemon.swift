@@ -68,6 +68,9 @@ public actor AnnouncementDaemon {
     var accepting: [String: String] = [:]
     /// Entries withdrawn while they played: their turn's end neither logs nor replays them.
     var withdrawn: Set<String> = []
+    /// Entries whose turn ended, until their row is logged (`log` notifies their waiters): a
+    /// waiter that comes in between waits for that outcome instead of reading a row without one.
+    var finishing: Set<String> = []
     var retry: Task<Void, Never>?
     var lastPlayedID: String?
     let startedAt: Date
@@ -201,6 +204,9 @@ public actor AnnouncementDaemon {
                 var (end, record) = await turn(entry)
                 if oneShot { (end, record) = failInsteadOfWaiting(end, record) }
                 inserting[entry.id]?.start()
+                // Out of the machine before its row has its outcome: still pending for a waiter.
+                finishing.insert(entry.id)
+                defer { finishing.remove(entry.id) }
                 let disposition = machine.end(end)
                 if withdrawn.remove(entry.id) != nil {
                     // Its row was not inserted: not said again (a replay put it back), not logged.
@@ -400,6 +406,8 @@ public actor AnnouncementDaemon {
         // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
         guard await awaitInsert(of: record.id) else {
             machine.settle(id: record.id)
+            // No row, no outcome to give: a waiter is answered as for an unknown id.
+            for waiter in (waiters.removeValue(forKey: record.id) ?? [:]).values { waiter.resume(returning: nil) }
             return
         }
         do {
@@ -427,7 +435,12 @@ public actor AnnouncementDaemon {
     /// accepted since the start, already queued (or still being taken in): that one is skipped,
     /// checked after each await, or it would be said twice.
     func requeueUnfinished() async {
-        guard let rows = try? await context.store.unfinished() else { return }
+        let rows: [AnnouncementRecord]
+        do { rows = try await context.store.unfinished() } catch {
+            logger.error("could not read the announcements accepted before the last stop; they are queued again at the next start: \(error)")
+            return
+        }
+        var queuedAgain = 0
         for row in rows {
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
@@ -435,8 +448,9 @@ public actor AnnouncementDaemon {
             guard !isTakenInSinceStart(row.id), case .queue = await applyQuietHours(to: &entry) else { continue }
             guard !isTakenInSinceStart(row.id) else { continue }
             _ = machine.submit(entry)
+            queuedAgain += 1
         }
-        if !rows.isEmpty { logger.notice("queued again \(rows.count) announcement(s) accepted before the last stop") }
+        if queuedAgain > 0 { logger.notice("queued again \(queuedAgain) announcement(s) accepted before the last stop") }
     }
 
     /// `id` is a request this run took in (queued, held, playing, or its row being written).

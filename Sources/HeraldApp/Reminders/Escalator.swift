@@ -91,6 +91,11 @@ public struct Escalator: Sendable {
                 logger.notice("escalation delivered", metadata: metadata.merging(["outcome": "\(row.reason)", "attempt": "\(attempt)"]) { $1 })
                 return true
             } catch {
+                // Cut off by the daemon's stop: not a failed attempt, and never the last one.
+                guard !Task.isCancelled else {
+                    logger.notice("escalation left for the next start (stopping)", metadata: metadata)
+                    return false
+                }
                 row.error = "\(error)"
                 row = (try? await database.saveEscalation(row)) ?? row
                 logger.warning("escalation attempt \(attempt) of \(attempts) failed: \(error)", metadata: metadata)
