@@ -112,11 +112,11 @@ public struct CommandSynthesizer: Synthesizer {
         }
         defer { try? FileManager.default.removeItem(atPath: output) }
         let usesTextArgument = command.contains("{text}")
-        let outcome: ChildProcess.Outcome
+        let outcome: Outcome
         do {
-            outcome = try await ChildProcess.run(executable: executable, arguments: Array(words.dropFirst()),
-                                                 input: usesTextArgument ? nil : Data(request.text.utf8),
-                                                 output: outputHandle, timeout: timeout)
+            outcome = try await Self.runProgram(executable: executable, arguments: Array(words.dropFirst()),
+                                                input: usesTextArgument ? nil : Array(request.text.utf8),
+                                                output: outputHandle.fileDescriptor, timeout: timeout)
         } catch {
             try? outputHandle.close()
             throw SpeechError.commandFailed("cannot start '\(words[0])': \(error)")

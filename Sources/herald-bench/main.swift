@@ -7,6 +7,9 @@ import Speech
 // commands a user could script and against a bare libpulse client, in one run on one private
 // server. Medians; ratios and tables at the end of each part.
 
+// A write to a child that exited without reading (Piper, a TTS program) fails with EPIPE
+// instead of killing the bench.
+signal(SIGPIPE, SIG_IGN)
 let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { Int(CommandLine.arguments[$0 + 1]) } ?? 5
 let bench = try await Bench.make(runs: runs)
 let sentence = "Your table is ready, please come to the counter."

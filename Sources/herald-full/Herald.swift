@@ -25,6 +25,9 @@ struct Herald: AsyncParsableCommand {
     /// makes on its own (a temporary file, a socket before its chmod).
     static func main() async {
         umask(0o077)
+        // A write to a child that exited without reading (a TTS program, Piper) must fail with
+        // EPIPE, not kill Herald: set once here, for the whole process.
+        signal(SIGPIPE, SIG_IGN)
         await main(nil)
     }
 }

@@ -18,6 +18,8 @@ enum EspeakProgram {
 /// Announcement text, voices and languages never become options of the command engine's program.
 @Suite(.serialized, .enabled(if: EspeakProgram.shouldRun, "needs the espeak-ng program"))
 struct CommandEngineSafetyTests {
+    init() { _ = ignoringSIGPIPE }
+
     /// A path `-w` would write to, unique to this run, and not there yet.
     func trapPath() -> String {
         NSTemporaryDirectory() + "herald-trap-\(UUID().uuidString).wav"

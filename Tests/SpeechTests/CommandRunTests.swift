@@ -7,6 +7,8 @@ import Testing
 /// The command engine's program is run without a way to hang Herald: a program that writes a lot
 /// on standard error, one that never ends, and one whose task is cancelled.
 @Suite(.timeLimit(.minutes(1))) struct CommandRunTests {
+    init() { _ = ignoringSIGPIPE }
+
     /// A folder with an executable script `tts` whose body is `body`, and a short WAV `clip.wav`.
     final class ScriptFolder {
         let path = NSTemporaryDirectory() + "herald-run-\(UUID().uuidString)"

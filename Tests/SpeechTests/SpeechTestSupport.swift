@@ -3,6 +3,10 @@ import HeraldCore
 import Logging
 import Speech
 
+/// The test process ignores SIGPIPE as `herald`'s main does: the command engine and Piper write
+/// to children that may exit without reading. Touched by the suites that run programs.
+let ignoringSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// A temporary folder with its own cache, indexed in memory.
 final class SpeechWorkspace {
     let folder = NSTemporaryDirectory() + "herald-speech-\(UUID().uuidString)"

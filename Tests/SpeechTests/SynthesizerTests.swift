@@ -5,6 +5,8 @@ import Testing
 
 /// The real espeak-ng, in-process, and through the command engine.
 @Suite(.serialized) struct SynthesizerTests {
+    init() { _ = ignoringSIGPIPE }
+
     let request = SpeechRequest(text: "Payment received: twenty-five dollars and thirty cents.", language: "en",
                                 voice: "en-us", rate: 175, pitch: 50)
 

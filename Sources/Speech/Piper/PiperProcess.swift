@@ -1,19 +1,15 @@
 import Foundation
 import HeraldCore
 import Logging
+import Subprocess
 import Synchronization
 
-/// One running Piper process (`PiperServerScript`): requests go in one at a time, in order; the
-/// frames come back on a reader thread of its own (a blocking read must not hold one of the
-/// cooperative pool's threads), and a watchdog kills the process when a sentence makes no
-/// progress for `timeout`.
-///
-/// `Process` is not `Sendable`; it is only touched by `launch`, `kill` and the reader thread,
-/// and everything else lives behind `state`.
-final class PiperProcess: @unchecked Sendable {
-    private let process: Process
-    private let input: FileHandle
-    let pid: Int32
+/// One running Piper process (`PiperServerScript`), run by swift-subprocess from a task of its own
+/// for the process's whole life: requests go in one at a time, in order, through its standard
+/// input writer; the frames come back on its standard output sequence, and a watchdog kills the
+/// process when a sentence makes no progress for `timeout`. Everything shared lives behind
+/// `state`. Writes to a Piper that died fail with EPIPE because `main` ignores SIGPIPE.
+final class PiperProcess: Sendable {
     private let timeout: Duration
     private let logger: Logger
 
@@ -24,6 +20,8 @@ final class PiperProcess: @unchecked Sendable {
 
     private struct State {
         var ready: CheckedContinuation<Void, any Error>?
+        var pid: Int32 = 0
+        var writer: StandardInputWriter?
         var current: Request?
         var waiting: [Request] = []
         /// Why the process is gone; nil while it runs.
@@ -32,11 +30,10 @@ final class PiperProcess: @unchecked Sendable {
         var errorLines: [String] = []
         /// Why Herald killed it (a hang, a load that took too long), when it did.
         var killedBecause: String?
+        /// Asked to stop before its writer existed.
+        var stopped = false
         var whenEnded: [@Sendable (String) -> Void] = []
     }
-
-    /// Signalled when standard error reaches its end, so the reason can quote Piper's last lines.
-    private let errorsEnded = DispatchSemaphore(value: 0)
 
     /// The largest frame Herald reads: a sentence of audio is well under a megabyte; a length
     /// past this is stray output, not a frame.
@@ -44,10 +41,10 @@ final class PiperProcess: @unchecked Sendable {
 
     private let state = Mutex(State())
 
-    private init(process: Process, input: FileHandle, timeout: Duration, logger: Logger) {
-        self.process = process
-        self.input = input
-        pid = process.processIdentifier
+    /// The process's id (0 until it has started).
+    var pid: Int32 { state.withLock { $0.pid } }
+
+    private init(timeout: Duration, logger: Logger) {
         self.timeout = timeout
         self.logger = logger
     }
@@ -60,23 +57,11 @@ final class PiperProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw SpeechError.engineUnavailable("no program \(python) to run Piper; install a voice with scripts/install-voice.sh or set speech.piper.python")
         }
-        // A write to a process that just died must fail with EPIPE, not kill Herald.
-        signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", "-c", PiperServerScript.source, model, "\(threads)"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch {
-            throw SpeechError.engineUnavailable("cannot start \(python): \(error)")
-        }
-        let resident = PiperProcess(process: process, input: input.fileHandleForWriting, timeout: timeout, logger: logger)
+        let resident = PiperProcess(timeout: timeout, logger: logger)
         try await withCheckedThrowingContinuation { (ready: CheckedContinuation<Void, any Error>) in
             resident.state.withLock { $0.ready = ready }
-            resident.startThreads(output: output.fileHandleForReading.fileDescriptor,
-                                  errors: errors.fileHandleForReading.fileDescriptor)
+            // The process lives as long as this task: it ends when the process does.
+            Task { await resident.run(python: python, arguments: ["-u", "-c", PiperServerScript.source, model, "\(threads)"]) }
             Task {
                 try? await Task.sleep(for: loadTimeout)
                 if resident.state.withLock({ $0.ready != nil }) {
@@ -85,6 +70,42 @@ final class PiperProcess: @unchecked Sendable {
             }
         }
         return resident
+    }
+
+    /// Runs the process to its end, then fails what was asked of it with the reason.
+    private func run(python: String, arguments: [String]) async {
+        var options = PlatformOptions()
+        // Only reached if the body throws, which it does not; a hung process gets SIGKILL from `kill`.
+        options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(1))]
+        let status: String
+        var startFailure: String?
+        do {
+            let result = try await Subprocess.run(
+                .path(.init(python)), arguments: .init(arguments), platformOptions: options,
+                input: .inputWriter, output: .sequence, error: .sequence
+            ) { execution in
+                let writer = execution.standardInputWriter
+                let stopped = state.withLock { state in
+                    state.pid = execution.processIdentifier.value
+                    state.writer = writer
+                    return state.stopped
+                }
+                if stopped { try? await writer.finish() }
+                async let errors: Void = readErrors(execution.standardError)
+                let watchdog = Task { await watch() }
+                await readFrames(execution.standardOutput)
+                await errors
+                watchdog.cancel()
+            }
+            status = switch result.terminationStatus {
+            case .exited(let code): "exited with status \(code)"
+            case .signaled(let signal): "was killed by signal \(signal)"
+            }
+        } catch {
+            status = "did not start"
+            startFailure = "cannot start \(python): \(error)"
+        }
+        ended(status: status, startFailure: startFailure)
     }
 
     /// Speaks one request (a JSON line); the stream ends after its last sentence's audio, or
@@ -118,8 +139,8 @@ final class PiperProcess: @unchecked Sendable {
 
     var isRunning: Bool { state.withLock { $0.ended == nil } }
 
-    /// Ends the process (SIGKILL: a hung process may not read SIGTERM's handler); the reader
-    /// thread sees its output close and fails what was asked of it.
+    /// Ends the process (SIGKILL: a hung process may not read SIGTERM's handler); its output
+    /// closes and what was asked of it fails.
     func kill(because reason: String) {
         let first = state.withLock { state -> Bool in
             guard state.ended == nil, state.killedBecause == nil else { return false }
@@ -133,30 +154,34 @@ final class PiperProcess: @unchecked Sendable {
 
     /// Stops the process for good: its input closes and it exits.
     func stop() {
-        try? input.close()
+        let writer = state.withLock { state in
+            state.stopped = true
+            return state.writer
+        }
+        if let writer { Task { try? await writer.finish() } }
         send(SIGTERM)
     }
 
-    /// Signals the process while it runs: once reaped, its pid may be another process's.
+    /// Signals the process while it runs: `ended` is recorded as soon as swift-subprocess has
+    /// reaped it, so the pid is its own until then (but for that moment).
     private func send(_ signal: Int32) {
-        if isRunning && process.isRunning { Foundation.kill(pid, signal) }
+        let pid = state.withLock { $0.ended == nil ? $0.pid : 0 }
+        if pid > 0 { Foundation.kill(pid, signal) }
     }
 
     private func write(_ line: Data) {
-        do { try input.write(contentsOf: line) } catch {
-            // The reader thread sees the process end and fails the request.
-            logger.warning("could not write to the Piper process \(pid): \(error)")
+        guard let writer = state.withLock({ $0.writer }) else { return }
+        let pid = pid, logger = logger
+        Task {
+            do { _ = try await writer.write(Array(line)) } catch {
+                // The frame reader sees the process end and fails the request.
+                logger.warning("could not write to the Piper process \(pid): \(error)")
+            }
         }
     }
 
-    private func startThreads(output: Int32, errors: Int32) {
-        Thread { self.readFrames(output) }.start()
-        Thread { self.readErrors(errors) }.start()
-        Task { await self.watch() }
-    }
-
     private func watch() async {
-        while isRunning {
+        while isRunning, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(200))
             let stalled = state.withLock { state in
                 state.current != nil && ContinuousClock.now - state.lastProgress > timeout
@@ -165,26 +190,39 @@ final class PiperProcess: @unchecked Sendable {
         }
     }
 
-    private func readFrames(_ descriptor: Int32) {
-        while let header = Self.read(descriptor, count: 5) {
-            let length = header[1...4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-            guard Array("RAEX".utf8).contains(header[0]), length <= Self.largestFrame else {
-                kill(because: "Piper wrote something that is not a frame (kind \(header[0]), \(length) bytes)")
-                break
+    /// Cuts standard output into frames (a kind byte, a little-endian length, the payload).
+    private func readFrames(_ output: SubprocessOutputSequence) async {
+        var pending: [UInt8] = []
+        do {
+            reading: for try await buffer in output {
+                buffer.withUnsafeBytes { pending.append(contentsOf: $0) }
+                var start = 0
+                while pending.count - start >= 5 {
+                    let kind = pending[start]
+                    let length = pending[(start + 1)...(start + 4)].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+                    guard Array("RAEX".utf8).contains(kind), length <= Self.largestFrame else {
+                        kill(because: "Piper wrote something that is not a frame (kind \(kind), \(length) bytes)")
+                        break reading
+                    }
+                    guard pending.count - start - 5 >= length else { break }
+                    handle(kind: kind, payload: Array(pending[(start + 5)..<(start + 5 + length)]))
+                    start += 5 + length
+                }
+                pending.removeFirst(start)
             }
-            guard let payload = Self.read(descriptor, count: length) else { break }
-            handle(kind: header[0], payload: payload)
+        } catch {
+            // The process ended or was killed: its exit status tells.
         }
-        process.waitUntilExit()
-        // Its last words (a traceback) may still be in the pipe: give the stderr thread a moment.
-        _ = errorsEnded.wait(timeout: .now() + .milliseconds(500))
-        let status = process.terminationReason == .uncaughtSignal
-            ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+    }
+
+    /// Records why the process ended (`startFailure` when it never ran) and fails what was waiting.
+    private func ended(status: String, startFailure: String?) {
         let (waiting, actions, reason) = state.withLock { state in
             let lastWords = state.errorLines.suffix(3).joined(separator: " | ")
-            let reason = state.killedBecause.map { "the Piper process was killed: \($0)" }
+            let reason = startFailure ?? state.killedBecause.map { "the Piper process was killed: \($0)" }
                 ?? "the Piper process \(status)\(lastWords.isEmpty ? "" : ": \(lastWords)")"
             state.ended = reason
+            state.writer = nil
             let waiting = (state.current.map { [$0] } ?? []) + state.waiting
             state.current = nil
             state.waiting = []
@@ -233,21 +271,20 @@ final class PiperProcess: @unchecked Sendable {
     }
 
     /// Keeps Piper's last lines on standard error for the message when it ends; logs them at debug.
-    private func readErrors(_ descriptor: Int32) {
+    private func readErrors(_ errors: SubprocessOutputSequence) async {
         var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, 4096) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            pending += buffer[..<count]
-            while let newline = pending.firstIndex(of: 10) {
-                keep(errorLine: pending[..<newline])
-                pending.removeSubrange(...newline)
+        do {
+            for try await buffer in errors {
+                buffer.withUnsafeBytes { pending.append(contentsOf: $0) }
+                while let newline = pending.firstIndex(of: 10) {
+                    keep(errorLine: pending[..<newline])
+                    pending.removeSubrange(...newline)
+                }
             }
+        } catch {
+            // Cut short when the process ended: what was read is kept.
         }
         keep(errorLine: pending[...])
-        errorsEnded.signal()
     }
 
     private func keep(errorLine bytes: ArraySlice<UInt8>) {
@@ -258,18 +295,5 @@ final class PiperProcess: @unchecked Sendable {
             state.errorLines.append(line)
             if state.errorLines.count > 20 { state.errorLines.removeFirst() }
         }
-    }
-
-    /// Exactly `count` bytes from `descriptor`, or nil at the end of the stream.
-    private static func read(_ descriptor: Int32, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            filled += got
-        }
-        return bytes
     }
 }
