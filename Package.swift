@@ -157,9 +157,11 @@ let package = Package(
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", "HeraldTesting",
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
+        .testTarget(name: "HeraldMQTTTests", dependencies: ["HeraldMQTT", "HeraldCore"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", "HeraldTesting",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
             name: "IntegrationTests",

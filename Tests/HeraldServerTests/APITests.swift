@@ -4,30 +4,21 @@ import HeraldApp
 import HeraldConfig
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import PulseAudio
 import Testing
 
-/// The HTTP API in-process, on a real socket, with a real SQLite file. The daemon's worker is not
-/// started, so nothing plays: these tests are about what the API accepts and answers.
-/// Under CI a missing sound server must fail these tests, never skip them.
-enum TestSoundServer {
-    static var shouldRun: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["PULSE_SERVER"] != nil || environment["CI"] == "true"
-    }
-}
-
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
+/// The HTTP API in-process, with a real SQLite file, on the in-memory sound system (HeraldTesting):
+/// the daemon's worker is not started, so nothing plays; these tests are about what the API
+/// accepts and answers, and need no sound server. What is heard is tested in IntegrationTests.
 struct APITests {
     /// A daemon over a fresh database in `folder`.
     static func makeAPI(folder: String, tokens: [String: APISettings.Role] = [:], queueLimit: Int = 100, ratePerMinute: Int = 600,
                         audioURL: AudioURLSettings = AudioURLSettings(), maxBodyBytes: Int = 4096,
                         adjust: (inout APISettings) -> Void = { _ in }) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
-        configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         configuration.api.tokens = tokens
         configuration.api.ratePerMinute = ratePerMinute
         configuration.api.maxBodyBytes = maxBodyBytes
@@ -45,9 +36,9 @@ struct APITests {
     /// One HTTP client for every API under test, as `herald serve` makes one for the daemon.
     static let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .herald(connectTimeout: .seconds(2)))
 
-    /// One sound-server connection for every API under test: PulseAudio drops clients past 64,
-    /// and the table-driven tests make an API per case, in parallel.
+    /// One connector for every API under test, to a sink at 40% in memory.
     static let connector = SoundConnector(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                                          connect: { _, _ in InMemorySoundSystem(sink: nullSink(volumes: percent(40, 40))) },
                                           onConnect: { _ in }, changed: {})
 
     static func folder() -> String { NSTemporaryDirectory() + "herald-api-\(UUID().uuidString)" }

@@ -8,7 +8,6 @@ import SoundFile
 import Testing
 
 /// audio_url against a real upstream HTTP server on loopback: good audio, text, slow, too big.
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct AudioURLTests {
     /// An upstream on a random loopback port; `body` runs while it serves.
     func withUpstream(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {

@@ -5,7 +5,6 @@ import HummingbirdTesting
 import Testing
 
 /// Values that look almost right: each refused with HTTP 400, naming the field and the value.
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct BadValueTests {
     @Test(arguments: [
         (#"{"payment": {"amount": " 25"}}"#, "payment.amount", "' 25' starts with a space"),

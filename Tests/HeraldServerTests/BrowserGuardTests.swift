@@ -10,7 +10,7 @@ import Testing
 /// (raw HTTP on a real socket): refused by `Content-Type`, `Host`, `Origin` and
 /// `Sec-Fetch-Site`, and nothing is queued. The real browser's view is
 /// IntegrationTests/BrowserAttackTests.
-@Suite(.serialized, .enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
+@Suite(.serialized)
 struct BrowserGuardTests {
     func withServer(_ adjust: @escaping (inout APISettings) -> Void = { _ in },
                     _ body: @escaping @Sendable (Int) async throws -> Void) async throws {

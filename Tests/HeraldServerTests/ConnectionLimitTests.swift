@@ -57,7 +57,7 @@ final class RawConnection: @unchecked Sendable {  // Used by one task at a time.
 }
 
 /// Idle, slow and many connections against the API's real server configuration (`application`).
-@Suite(.serialized, .enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
+@Suite(.serialized)
 struct ConnectionLimitTests {
     /// The API with `api.idle_timeout` 2 s and `api.body_timeout` 1 s on a free loopback port.
     func withServer(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {

@@ -7,7 +7,6 @@ import Testing
 
 /// `POST /v1/projects/{project}/messages:send`, with the body the Firebase Admin SDK sends
 /// (its documented FCM HTTP v1 wire format: `{"message": {...}, "validate_only": bool}`).
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct FCMSendTests {
     let token = "fcm-backend-token-0123456789"
 

@@ -5,7 +5,6 @@ import HummingbirdTesting
 import Testing
 
 /// The hostile campaign's requests, each answered with a JSON error naming the field, nothing stored.
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct HostileInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -10,15 +10,12 @@ import Testing
 
 /// The reminder routes in-process over a real SQLite file; the scheduler is not started, so
 /// nothing is said: these tests are about what the API accepts, refuses and answers.
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct ReminderAPITests {
     static func makeAPI(folder: String) async throws -> HeraldAPI {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
-        configuration.safeguard.sinkName = ProcessInfo.processInfo.environment["HERALD_TEST_SINK"]
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
-        let connector = SoundConnector(logger: logger, onConnect: { _ in }, changed: {})
-        let daemon = AnnouncementDaemon(context: context, connector: connector)
+        let daemon = AnnouncementDaemon(context: context, connector: APITests.connector)
         let live = LiveContext(context)
         return HeraldAPI(daemon: daemon, live: live, version: "test", reminders: ReminderService(live: live, daemon: daemon))
     }

@@ -10,7 +10,6 @@ import Testing
 /// `api.require_signature: [payment]`: a payment is said only with a valid `Herald-Signature`
 /// (HMAC-SHA256 over "t.body" with a secret of `api.signing_secrets`), and its row names the
 /// secret. Over MQTT: IntegrationTests/MQTTSignatureTests.
-@Suite(.enabled(if: TestSoundServer.shouldRun, "needs the private PulseAudio server of scripts/test.sh"))
 struct SignedPaymentTests {
     static let secret = "9f86d081884c7d659a2feaa0c55ad015"
     static let payment = #"{"payment": {"amount": "25.30"}, "priority": "high"}"#
