@@ -16,11 +16,15 @@ public final class SafeguardSession: Sendable {
     public let entry: JournalEntry
     /// The quiet-hours target it was opened with, if any: a louder announcement needs another session.
     public let quietTarget: Volume?
+    /// The settings it was opened with: its journal is the one a failed close retries, even
+    /// after a reload moved the state folder or the database.
+    public let context: HeraldContext
     let safeguard: Safeguard
     let lock: ProcessLock
 
-    private init(sound: any SoundConnection, sinkName: String, before: SinkState, entry: JournalEntry,
+    private init(context: HeraldContext, sound: any SoundConnection, sinkName: String, before: SinkState, entry: JournalEntry,
                  quietTarget: Volume?, safeguard: Safeguard, lock: ProcessLock) {
+        self.context = context
         self.quietTarget = quietTarget
         self.sound = sound
         self.sinkName = sinkName
@@ -48,7 +52,7 @@ public final class SafeguardSession: Sendable {
                 return .suppressedMuted(sink)
             case .opened(let before, let entry):
                 HeraldMetrics.opened(entry)
-                return .opened(SafeguardSession(sound: sound, sinkName: sinkName, before: before, entry: entry,
+                return .opened(SafeguardSession(context: context, sound: sound, sinkName: sinkName, before: before, entry: entry,
                                                 quietTarget: quietTarget, safeguard: safeguard, lock: lock))
             }
         } catch {
