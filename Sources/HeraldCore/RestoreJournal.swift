@@ -12,6 +12,9 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var ducks: [DuckPlan]
     /// The process that holds the safeguard, for `herald status`.
     public var processID: Int32
+    /// The run of the sound server the changes were made on (`ServerInfo.instance`); nil in a
+    /// journal of an earlier version or from a server that has none.
+    public var serverInstance: UInt32?
 
     public init(sinkName: String, originalVolumes: ChannelVolumes, originalMuted: Bool,
                 setVolumes: ChannelVolumes?, unmuted: Bool, ducks: [DuckPlan], processID: Int32) {

@@ -39,8 +39,17 @@ public enum RestorePolicy {
         /// Recovering a journal after a crash: a ducked stream may have been mid-ramp, so any
         /// volume between the ducked and the original level, channel by channel, counts as Herald's.
         case afterCrash
+        /// The journal was written on an earlier run of the sound server: the sink came back at
+        /// the server's defaults (or its saved state), a value nobody chose while Herald watched,
+        /// so what Herald changed is put back whatever it shows now; the streams are all new.
+        case afterServerRestart
 
-        var isAfterCrash: Bool { if case .afterCrash = self { true } else { false } }
+        var isAfterCrash: Bool {
+            switch self {
+            case .exact: false
+            case .afterCrash, .afterServerRestart: true
+            }
+        }
     }
 
     /// Decides what to restore given the journal `entry` and what the server shows now.
@@ -50,6 +59,12 @@ public enum RestorePolicy {
     public static func actions(for entry: JournalEntry, sink: SinkState?, streams: [StreamState],
                                knowledge: Knowledge) -> RestoreActions {
         var actions = RestoreActions()
+        if case .afterServerRestart = knowledge {
+            // Its streams are all new (the indexes start again): none was ducked by Herald.
+            if let sink, entry.setVolumes != nil, sink.volumes != entry.originalVolumes { actions.sinkVolumes = entry.originalVolumes }
+            if let sink, entry.unmuted, sink.muted != entry.originalMuted { actions.sinkMuted = entry.originalMuted }
+            return actions
+        }
         if let sink {
             if let set = entry.setVolumes {
                 if sink.volumes == set || (knowledge.isAfterCrash && roundedAlike(sink.volumes, set)) {
@@ -104,7 +119,7 @@ public enum RestorePolicy {
         switch knowledge {
         case .exact(let lastSet):
             return lastSet[duck.streamIndex] == current
-        case .afterCrash:
+        case .afterCrash, .afterServerRestart:
             guard current.channels.count == duck.original.channels.count,
                   current.channels.count == duck.ducked.channels.count else { return false }
             return zip(current.channels, zip(duck.ducked.channels, duck.original.channels)).allSatisfy {

@@ -55,7 +55,9 @@ public actor Safeguard {
         let opening: Opening = try await serially {
             let sink = try await sound.sink(named: sinkName)
             let streams = try await sound.streams()
-            switch machine.open(sink: sink, streams: streams, mute: mute) {
+            // Not worth failing an announcement for: a journal without it is restored as before.
+            let instance = try? await sound.serverInfo().instance
+            switch machine.open(sink: sink, streams: streams, mute: mute, serverInstance: instance) {
             case .suppressMuted:
                 logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
                 return .suppressedMuted(sink)
@@ -115,7 +117,11 @@ public actor Safeguard {
                 logger.warning("sink \(pending.sinkName) is gone; nothing to restore on it")
             }
             let streams = try await sound.streams()
-            let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams, knowledge: .afterCrash)
+            let instance = try await sound.serverInfo().instance
+            let restarted = pending.serverInstance != nil && instance != nil && pending.serverInstance != instance
+            if restarted { logger.notice("the sound server started again since the journal was written: its values are not a user's") }
+            let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams,
+                                                knowledge: restarted ? .afterServerRestart : .afterCrash)
             // A failure throws and keeps the journal: it is applied again when the server is back.
             if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: pending.sinkName, to: volumes) }
             if let muted = actions.sinkMuted { try await sound.setSinkMute(named: pending.sinkName, to: muted) }

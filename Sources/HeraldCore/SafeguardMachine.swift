@@ -64,7 +64,8 @@ public struct SafeguardMachine: Sendable {
     ///
     /// Order (rule 5): journal; streams set so they are heard exactly as before the raise (or muted,
     /// when nothing was heard); then unmute and raise; the ramp down runs while speaking (`tick`).
-    public mutating func open(sink: SinkState, streams: [StreamState], mute: MutePolicy) -> Opening {
+    /// - Parameter serverInstance: the run of the server `sink` is on, journaled with the changes.
+    public mutating func open(sink: SinkState, streams: [StreamState], mute: MutePolicy, serverInstance: UInt32? = nil) -> Opening {
         precondition(phase == .closed, "SafeguardMachine.open while \(phase)")
         if sink.muted && mute == .respect { return .suppressMuted }
         let raiseTo = SafeguardPolicy.raisedVolumes(sink.volumes, settings: settings)
@@ -73,6 +74,7 @@ public struct SafeguardMachine: Sendable {
         sinkRatio = raiseTo.map { Double(sink.volumes.loudest.raw) / Double(max(1, $0.loudest.raw)) } ?? 1
         var current = JournalEntry(sinkName: sink.name, originalVolumes: sink.volumes, originalMuted: sink.muted,
                                    setVolumes: raiseTo, unmuted: sink.muted, ducks: [], processID: processID)
+        current.serverInstance = serverInstance
         var streamActions: [Action] = []
         for stream in streams {
             guard let plan = plan(for: stream) else { continue }

@@ -4,11 +4,15 @@ public struct ServerInfo: Sendable, Equatable {
     public var version: String
     /// The server's default sink, if it has one.
     public var defaultSinkName: String?
+    /// Tells this run of the server from the next (PulseAudio's random cookie): what a sink shows
+    /// after the server started again was set by nobody watching Herald's changes.
+    public var instance: UInt32?
 
-    public init(name: String, version: String, defaultSinkName: String?) {
+    public init(name: String, version: String, defaultSinkName: String?, instance: UInt32? = nil) {
         self.name = name
         self.version = version
         self.defaultSinkName = defaultSinkName
+        self.instance = instance
     }
 }
 

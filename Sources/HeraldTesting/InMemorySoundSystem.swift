@@ -30,7 +30,17 @@ public actor InMemorySoundSystem: SoundConnection {
     }
 
     public func serverInfo() async throws -> ServerInfo {
-        ServerInfo(name: "in-memory", version: "1", defaultSinkName: sink.name)
+        ServerInfo(name: "in-memory", version: "1", defaultSinkName: sink.name, instance: instance)
+    }
+
+    /// This run of the "server" (`ServerInfo.instance`).
+    public private(set) var instance: UInt32 = 1
+
+    /// The server started again with no saved state: a new instance, the sink at `sink`, no streams.
+    public func restartWithDefaults(sink defaults: SinkState) {
+        instance += 1
+        sink = defaults
+        streamList = []
     }
 
     public func sink(named name: String) async throws -> SinkState {
@@ -176,6 +186,12 @@ public actor InMemorySoundSystem: SoundConnection {
     public func streamVanishes(_ index: UInt32) {
         streamList.removeAll { $0.index == index }
         for subscriber in subscribers { subscriber.yield(.streamVanished(index: index)) }
+    }
+
+    /// The sink goes by `name` from now on (a sink that was missing under that name appears).
+    public func renameSink(to name: String) {
+        sink.name = name
+        for subscriber in subscribers { subscriber.yield(.sinkAdded(index: sink.index)) }
     }
 
     public func note(_ text: String) { changes.append(text) }

@@ -11,7 +11,8 @@ extension PulseConnection {
                 PulseRequest<ServerInfo>.from(userdata).items.append(ServerInfo(
                     name: String(cString: info.server_name),
                     version: String(cString: info.server_version),
-                    defaultSinkName: info.default_sink_name.map { String(cString: $0) }))
+                    defaultSinkName: info.default_sink_name.map { String(cString: $0) },
+                    instance: info.cookie))
             }, userdata)
         }
         guard let info = infos.first else { throw SoundSystemError.operationFailed("server info: no answer") }

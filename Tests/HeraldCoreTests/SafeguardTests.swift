@@ -241,6 +241,37 @@ import Testing
         #expect(await sound.streamList.first?.volumes == percent(50, 50), "not raised to the radio's 80%")
     }
 
+    /// Found from outside (issue 27): muted at 20%, raised to 70%, the server killed and started
+    /// with no saved state (unmuted at 100%). Herald put the mute back but kept 100% as a user's
+    /// change, so the next unmute was five times louder than the user had it.
+    @Test func aSinkBackAtTheServersDefaultsAfterARestartIsPutBackAsTheUserHadIt() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true))
+        let journal = InMemoryJournal()
+        guard case .opened = try await safeguard(sound, journal).open(sinkName: "speaker", mute: .override) else {
+            Issue.record("not opened")
+            return
+        }
+        let written = try #require(await journal.entry)
+        #expect(written.serverInstance == 1, "the server's run is journaled with the changes")
+        // The server dies mid-announcement and comes back at its defaults.
+        await sound.restartWithDefaults(sink: nullSink(volumes: percent(100, 100), muted: false))
+        _ = try await safeguard(sound, journal).recoverPending()
+        #expect(await sound.sink.volumes == percent(20, 20))
+        #expect(await sound.sink.muted == true)
+        #expect(await journal.entry == nil)
+    }
+
+    /// On the same run of the server, a value that is not Herald's is still a user's and kept.
+    @Test func onTheSameServerAUsersVolumeAfterACrashIsStillKept() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true))
+        let journal = InMemoryJournal()
+        _ = try await safeguard(sound, journal).open(sinkName: "speaker", mute: .override)
+        await sound.userSetsSinkVolume(percent(100, 100))
+        _ = try await safeguard(sound, journal).recoverPending()
+        #expect(await sound.sink.volumes == percent(100, 100))
+        #expect(await sound.sink.muted == true, "the mute Herald lifted is put back")
+    }
+
     @Test func nothingToChangeMeansNothingJournaled() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(80, 80)))
         let journal = InMemoryJournal()
