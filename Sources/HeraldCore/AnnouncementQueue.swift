@@ -24,7 +24,7 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
     }
 
     /// Serving order: critical first, low last.
-    static var order: [Priority] { [.critical, .high, .normal, .low] }
+    static var order: [Priority] { Priority.servingOrder }
     private var lanes: [Priority: [Entry]] = [:]
     /// Normal and low are refused past this many waiting entries in all.
     public var limit: Int
@@ -112,13 +112,26 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         incoming == .critical && current != .critical
     }
 
-    /// Removes and returns the waiting high entries that `isPayment` selects, when there are more
-    /// than `threshold` of them: they are to be said as one summary.
+    /// Removes and returns the waiting entries that `isPayment` selects, oldest first, when there
+    /// are more than `threshold` of them in the high, normal and low lanes: they are to be said as
+    /// one summary. Most tills send payments without a priority (normal), and a payment heard
+    /// minutes after the customer left is worth less than a summary. Critical ones are each said.
     public mutating func takePaymentsToCoalesce(over threshold: Int, isPayment: (Item) -> Bool) -> [Entry] {
-        guard let high = lanes[.high] else { return [] }
-        let payments = high.filter { isPayment($0.item) }
+        let lanesSummarised: [Priority] = [.high, .normal, .low]
+        let payments = lanesSummarised.flatMap { (lanes[$0] ?? []).filter { isPayment($0.item) } }
         guard payments.count > threshold else { return [] }
-        lanes[.high] = high.filter { !isPayment($0.item) }
-        return payments
+        for priority in lanesSummarised { lanes[priority] = lanes[priority]?.filter { !isPayment($0.item) } }
+        return payments.sorted { $0.queuedAt < $1.queuedAt }
+    }
+}
+
+extension Priority {
+    /// Critical first, low last: the order lanes are served in.
+    public static let servingOrder: [Priority] = [.critical, .high, .normal, .low]
+
+    /// The most urgent of `priorities`; nil when there is none.
+    public static func mostUrgent(of priorities: some Sequence<Priority>) -> Priority? {
+        let present = Set(priorities)
+        return servingOrder.first(where: present.contains)
     }
 }

@@ -22,12 +22,13 @@ struct DaemonHarness {
     ///   - configure: changes to the defaults (the sink starts at 20%, the target is 60%).
     ///   - beforeRun: what happens before the daemon's `run()` starts (a request arriving while
     ///     `herald serve` starts, say).
-    init(at start: Date = Self.noon, configure: (inout HeraldConfiguration) -> Void = { _ in },
+    ///   - logs: where the daemon's log lines go (nowhere unless a test reads them).
+    init(at start: Date = Self.noon, logs: LogLines? = nil, configure: (inout HeraldConfiguration) -> Void = { _ in },
          beforeRun: (AnnouncementDaemon) async throws -> Void = { _ in }) async throws {
         folder = NSTemporaryDirectory() + "herald-daemon-\(UUID().uuidString)"
         sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)))
         now = ManualNow(start)
-        context = try Self.context(folder: folder) { configuration in
+        context = try Self.context(folder: folder, logs: logs) { configuration in
             configuration.safeguard.minVolume = Volume(percent: 50)
             configuration.safeguard.targetVolume = Volume(percent: 60)
             configure(&configuration)
@@ -45,11 +46,13 @@ struct DaemonHarness {
     }
 
     /// A context in `folder` (its store and journal there), from the defaults as changed.
-    static func context(folder: String, _ configure: (inout HeraldConfiguration) -> Void) throws -> HeraldContext {
+    static func context(folder: String, logs: LogLines? = nil, _ configure: (inout HeraldConfiguration) -> Void) throws -> HeraldContext {
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.chimes = [:]
         configure(&configuration)
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let logger = Logger(label: "test") { _ -> any LogHandler in
+            if let logs { LineHandler(lines: logs) } else { SwiftLogNoOpLogHandler() }
+        }
         return try HeraldContext(configuration: configuration, logger: logger)
     }
 
@@ -91,4 +94,27 @@ struct DaemonHarness {
     }
 
     enum HarnessError: Error { case notAccepted }
+}
+
+/// The lines a daemon logged, for a test that counts them.
+final class LogLines: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var stored: [String] = []
+
+    var all: [String] { lock.withLock { stored } }
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+}
+
+/// Sends every message to `lines`, at every level.
+struct LineHandler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { lines.append("\(event.level): \(event.message)") }
 }

@@ -72,15 +72,16 @@ import Testing
         await harness.stop()
     }
 
-    @Test func morePaymentsWaitingThanTheLimitAreSaidAsOneSummary() async throws {
+    /// Whatever priority the till sent them at (most send none: normal), not only high.
+    @Test(arguments: [Priority.high, .normal, .low])
+    func morePaymentsWaitingThanTheLimitAreSaidAsOneSummary(priority: Priority) async throws {
         let harness = try await DaemonHarness { $0.queue.coalescePaymentsOver = 2 }
         defer { Task { await harness.stop() } }
         let currency = harness.context.configuration.speech.currency
         await harness.daemon.pause()
-        // Payments come in at high priority, as the intake sends them.
         var payments: [AnnouncementRecord] = []
         for units in [150, 275, 1000, 5] as [Int64] {
-            payments.append(try await harness.submit(AnnouncementRequest(body: .payment(Amount(minorUnits: units, currency: currency)), priority: .high)))
+            payments.append(try await harness.submit(AnnouncementRequest(body: .payment(Amount(minorUnits: units, currency: currency)), priority: priority)))
         }
         #expect(await harness.sound.playsStarted == 0, "the queue is paused")
         await harness.daemon.resume()

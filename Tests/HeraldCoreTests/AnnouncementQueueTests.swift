@@ -65,4 +65,22 @@ import Testing
         #expect(taken.map(\.id) == ["pay1", "pay2", "pay3", "pay4"])
         #expect(queue.next(now: t0).next?.id == "door")
     }
+
+    /// Tills send most payments without a priority (normal): 8 of them said one by one took
+    /// 16.7 s, and under a payment every 4 s they were heard minutes late (issue 27).
+    @Test func paymentsOfEveryPriorityButCriticalPileUpOldestFirst() {
+        var queue = Queue()
+        _ = queue.enqueue(entry("pay-normal-1", .normal, at: 1))
+        _ = queue.enqueue(entry("pay-high", .high, at: 2))
+        _ = queue.enqueue(entry("pay-low", .low, at: 3))
+        _ = queue.enqueue(entry("pay-normal-2", .normal, at: 4))
+        _ = queue.enqueue(entry("pay-critical", .critical, at: 5))
+        _ = queue.enqueue(entry("door", .normal, at: 6))
+        let taken = queue.takePaymentsToCoalesce(over: 3) { $0.hasPrefix("pay") }
+        #expect(taken.map(\.id) == ["pay-normal-1", "pay-high", "pay-low", "pay-normal-2"])
+        #expect(Priority.mostUrgent(of: taken.map(\.priority)) == .high)
+        #expect(queue.next(now: t0).next?.id == "pay-critical", "a critical payment is said on its own")
+        #expect(queue.next(now: t0).next?.id == "door")
+        #expect(queue.isEmpty)
+    }
 }

@@ -27,7 +27,9 @@ extension AnnouncementDaemon {
             for entry in taken.reversed() { machine.putFirst(entry) }
             return
         }
-        await sayAsOne(taken, text: summary.text, priority: .high, occasion: .payments)
+        // In the place of the most urgent payment it covers (high when a till sent any as high).
+        let priority = Priority.mostUrgent(of: taken.map(\.priority)) ?? .high
+        await sayAsOne(taken, text: summary.text, priority: priority, occasion: .payments)
     }
 
     /// Says `entries` as one text: logs the summary's row, queues it, and logs each original
@@ -70,7 +72,9 @@ extension AnnouncementDaemon {
 
     /// Logs `entries` as said in a summary (`into`: which one, and when).
     func logCoalesced(_ entries: [Entry], into summary: String) async {
-        for entry in entries {
+        // An entry withdrawn while the summary was logged (its own row could not be inserted) is
+        // no longer pending: logging it would write a row its sender was told does not exist.
+        for entry in entries where machine.isPending(id: entry.id) {
             var record = entry.item.record
             record.outcome = .coalesced
             record.error = "said in \(summary)"

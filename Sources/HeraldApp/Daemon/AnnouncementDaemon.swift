@@ -68,6 +68,8 @@ public actor AnnouncementDaemon {
     var accepting: [String: String] = [:]
     /// Entries withdrawn while they played: their turn's end neither logs nor replays them.
     var withdrawn: Set<String> = []
+    /// The wait last logged (no server, no sink), so a wait that lasts is logged once.
+    var waitLogged: String?
     /// Entries whose turn ended, until their row is logged (`log` notifies their waiters): a
     /// waiter that comes in between waits for that outcome instead of reading a row without one.
     var finishing: Set<String> = []
@@ -174,6 +176,10 @@ public actor AnnouncementDaemon {
         retry?.cancel()
         // What quiet hours hold stays unfinished in the log: the next start decides again.
         deferredRelease?.cancel()
+        let left = machine.queue.count + machine.deferredCount + (machine.current == nil ? 0 : 1)
+        if left > 0 {
+            logger.notice("stopping: \(left) announcement(s) not yet said stay in the log and are said at the next start")
+        }
         if machine.shutDown() { playing?.cancel() }
         wake.finish()
         changes.finish()
@@ -194,7 +200,12 @@ public actor AnnouncementDaemon {
                 await closeSession()
                 return
             case .wait(let until):
-                if let reason = machine.waitingFor { logger.warning("announcements wait: \(reason)") }
+                // Said once, and again only when the reason changes: the retry comes every second
+                // for as long as the sound server is away.
+                if let reason = machine.waitingFor, reason != waitLogged {
+                    logger.warning("announcements wait: \(reason)")
+                    waitLogged = reason
+                }
                 await closeSession()
                 scheduleRetry(until: until)
                 return
@@ -208,6 +219,10 @@ public actor AnnouncementDaemon {
                 finishing.insert(entry.id)
                 defer { finishing.remove(entry.id) }
                 let disposition = machine.end(end)
+                if waitLogged != nil, machine.waitingFor == nil {
+                    logger.notice("announcements play again")
+                    waitLogged = nil
+                }
                 if withdrawn.remove(entry.id) != nil {
                     // Its row was not inserted: not said again (a replay put it back), not logged.
                     _ = machine.withdraw(id: entry.id)
@@ -221,7 +236,8 @@ public actor AnnouncementDaemon {
                     if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
                     await log(record)
                 case .replay(let closeSession):
-                    logger.notice("announcement \(entry.id) will be said again (\(end))")
+                    // One that could not start waits (logged above, once); one cut off is news.
+                    if case .cannotStart = end {} else { logger.notice("announcement \(entry.id) will be said again (\(end))") }
                     if closeSession { await self.closeSession() }
                 case .leaveQueued:
                     break
@@ -365,9 +381,10 @@ public actor AnnouncementDaemon {
             return
         }
         // The server is still there (a request timed out): try the journal once more now rather
-        // than leave the sink raised until the next announcement.
+        // than leave the sink raised until the next announcement. The session's own context: a
+        // reload since it opened may have moved the journal.
         do {
-            _ = try await JournalRestorer(context: context).restore(using: open.sound)
+            _ = try await JournalRestorer(context: open.context).restore(using: open.sound)
         } catch {
             logger.error("restore incomplete (\(failures)), and again (\(error)); the journal stays for the next start or reconnect")
             restoreFailures = failures

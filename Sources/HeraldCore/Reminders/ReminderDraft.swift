@@ -69,7 +69,8 @@ public struct ReminderDraft: Sendable {
             repeats = ReminderRepeat(every: every, times: times)
         }
         if let escalate { try Self.checkWebhook(escalate, field: "escalate") }
-        return Checked(priority: priority, timeZone: zone.identifier, schedule: parsed, repeats: repeats,
+        // The name as the caller wrote it when it is one: Foundation answers "GMT" for "UTC".
+        return Checked(priority: priority, timeZone: timeZone ?? zone.identifier, schedule: parsed, repeats: repeats,
                        escalate: escalate?.isEmpty == true ? nil : escalate)
     }
 

@@ -49,4 +49,10 @@ import Testing
         #expect(checked.repeats == ReminderRepeat(every: .seconds(300), times: 3))
         #expect(checked.timeZone == "Europe/Berlin")
     }
+
+    /// Foundation names the zone "GMT" when asked for "UTC": the reminder keeps the caller's name.
+    @Test func aZoneIsListedAsItWasWritten() throws {
+        #expect(try draft { $0.timeZone = "UTC" }.check(now: Self.now).timeZone == "UTC")
+        #expect(try draft { _ in }.check(now: Self.now).timeZone == "Europe/Berlin")
+    }
 }
