@@ -36,7 +36,7 @@ struct DaemonHarness {
         let sound = self.sound
         let connector = SoundConnector(logger: context.logger, connect: { _, _ in sound }, onConnect: { _ in }, changed: {})
         await connector.connectOnce()
-        let daemon = AnnouncementDaemon(context: context, connector: connector, now: now.read)
+        let daemon = AnnouncementDaemon(context: context, connector: connector, now: now.read, sleep: now.sleep)
         self.daemon = daemon
         try await beforeRun(daemon)
         worker = Task { await daemon.run() }

@@ -13,8 +13,12 @@ struct DaemonLogTests {
         let harness = try await DaemonHarness(logs: logs) { $0.safeguard.sinkName = "kitchen" }
         defer { Task { await harness.stop() } }
         let record = try await harness.submit(AnnouncementRequest(body: .text("Order 12 is ready"), priority: .normal))
-        // Three retries at least (one a second).
-        try await Task.sleep(for: .milliseconds(3_500))
+        // Three retries, a second apart on the test's clock.
+        for _ in 0..<3 {
+            #expect(await harness.eventually { harness.now.sleeping == 1 }, "the retry timer waits")
+            harness.now.advance(by: 1)
+        }
+        #expect(await harness.eventually { harness.now.sleeping == 1 }, "and waits again")
         let waits = logs.all.filter { $0.contains("announcements wait") }
         #expect(waits.count == 1, "\(waits)")
         #expect(logs.all.filter { $0.contains("will be said again") }.isEmpty, "\(logs.all)")

@@ -44,8 +44,8 @@ import Testing
     }
 
     @Test func quietHoursDeferUntilNowPassesTheirEndAndAWaitIsAnsweredThen() async throws {
-        // 06:59:59.5, in a 22:00-07:00 window: the daemon's timer fires within a second, but only
-        // the test's `now` says the window is over.
+        // 06:59:59.5, in a 22:00-07:00 window: the daemon's release timer waits on the test's
+        // `now`, which alone says when the window is over.
         let end = Date(timeIntervalSince1970: 1_795_503_600)  // 2026-11-24 07:00 UTC
         let harness = try await DaemonHarness(at: end.addingTimeInterval(-0.5)) { configuration in
             configuration.quietHours = QuietHours(windows: [QuietWindow("22:00-07:00")!], timeZone: TimeZone(identifier: "UTC")!)
@@ -57,8 +57,9 @@ import Testing
         let daemon = harness.daemon
         let waiting = Task { try await daemon.waitUntilFinished(id: record.id) }
 
-        // Past the timer's wall-clock moment, still inside the window by the daemon's `now`.
-        try await Task.sleep(for: .milliseconds(800))
+        // The release timer is set; moved to just before its moment, still inside the window.
+        #expect(await harness.eventually { harness.now.sleeping == 1 }, "the release timer waits")
+        harness.now.advance(by: 0.4)
         #expect(await harness.sound.playsStarted == 0, "not said while it is quiet")
         #expect(await harness.daemon.snapshot().deferred == 1)
 

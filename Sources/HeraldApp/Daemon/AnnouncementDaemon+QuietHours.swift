@@ -85,9 +85,10 @@ extension AnnouncementDaemon {
         guard machine.deferredCount > 0, !machine.stopping else { return }
         let now = self.now()
         let end = context.configuration.quietHours.end(after: now) ?? now
+        let sleep = self.sleep
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSince(now)) + 0.01
-            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            guard (try? await sleep(.seconds(delay))) != nil else { return }
             await self?.releaseDeferred()
         }
     }

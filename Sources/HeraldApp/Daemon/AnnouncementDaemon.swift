@@ -88,6 +88,8 @@ public actor AnnouncementDaemon {
     /// The time of day every decision goes by (quiet hours, max age, retries) and rows are stamped
     /// with; a test passes one it moves itself.
     let now: @Sendable () -> Date
+    /// How its timers wait (`Task.sleep` unless a test passes its own).
+    let sleep: @Sendable (Duration) async throws -> Void
 
     /// True for the CLI's `--local` run (`announceOnce`): one entry, no waiting for a sound
     /// server, nothing left by an earlier stop is queued again.
@@ -100,16 +102,22 @@ public actor AnnouncementDaemon {
     /// its own row would be read back as left over and queued twice.
     var requeued = false
 
-    /// - Parameter now: the wall clock; a test drives quiet hours and max age with its own.
+    /// - Parameters:
+    ///   - now: the wall clock; a test drives quiet hours and max age with its own.
+    ///   - sleep: how the daemon's timers wait (the retry while the sound is away, the end of
+    ///     quiet hours); a test passes one that wakes when it moves its `now`.
     public init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(context: context, connector: connector, warmFormat: warmFormat, oneShot: false, now: now)
+                now: @escaping @Sendable () -> Date = { Date() },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        self.init(context: context, connector: connector, warmFormat: warmFormat, oneShot: false, now: now, sleep: sleep)
     }
 
     init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat?, oneShot: Bool,
-         now: @escaping @Sendable () -> Date) {
+         now: @escaping @Sendable () -> Date,
+         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.context = context
         self.now = now
+        self.sleep = sleep
         self.oneShot = oneShot
         startedAt = now()
         self.connector = connector
@@ -395,8 +403,9 @@ public actor AnnouncementDaemon {
     func scheduleRetry(until expiry: Date?) {
         retry?.cancel()
         let delay = min(1.0, max(0.05, (expiry ?? .distantFuture).timeIntervalSince(now())))
+        let sleep = self.sleep
         retry = Task { [weak self] in
-            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            guard (try? await sleep(.seconds(delay))) != nil else { return }
             await self?.soundChanged()
         }
     }
