@@ -13,8 +13,9 @@ struct MQTTEvent: Encodable, Sendable {
     /// The announcement's id; absent when the message never became one (`error`).
     var id: String?
     var requestId: String?
-    /// An announcement outcome (played, failed, dropped_stale, duplicate, ...), or `error` for a
-    /// message Herald could not read, `refused` when the queue was full.
+    /// An announcement outcome (played, failed, dropped_stale, duplicate, ...), or `accepted` once
+    /// its row is written (before it is said), `error` for a message Herald could not read,
+    /// `refused` when the queue was full.
     var outcome: String
     var onsetLatencyMs: Int?
     /// Why it was not played; for `error`, `field` names the part of the payload at fault.

@@ -138,6 +138,11 @@ public struct MQTTLink: Service {
         do {
             switch try await intake.submit(request) {
             case .accepted(let record):
+                // The row is written (the intake's answer waits for it): from here a kill -9 no
+                // longer loses the message. libmosquitto acknowledged it to the broker before this
+                // callback ran, so a backend that publishes again until it sees `accepted` (the
+                // request id makes a repeat harmless) closes that window (docs/mqtt.md).
+                await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: record, outcome: "accepted").json)
                 return record
             case .duplicate(let original):
                 await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: original, outcome: "duplicate").json)

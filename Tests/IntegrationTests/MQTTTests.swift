@@ -55,6 +55,12 @@ final class MQTTTests {
         let monitor = try MonitorRecording()
         try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "till-1/0001", "priority": "high"}"#)
         let event = try events.waitFor("the played event") { $0["outcome"] as? String == "played" }[0]
+        // `accepted` first, once the row is written: what a backend waits for before it stops
+        // publishing again.
+        let accepted = events.messages.firstIndex { $0["outcome"] as? String == "accepted" }
+        let played = events.messages.firstIndex { $0["outcome"] as? String == "played" }
+        #expect(accepted != nil && accepted! < played!, "\(events.messages)")
+        #expect(events.messages.first?["request_id"] as? String == "till-1/0001")
         usleep(200_000)
         monitor.stop()
         #expect(monitor.heardLevel(frequency: Self.ding) > 0.01, "heard on the monitor")
@@ -73,10 +79,10 @@ final class MQTTTests {
         for _ in 0..<3 {
             try Broker.publish("herald/\(hub.name)/announce", #"{"clip": "ding", "request_id": "till-2/0007"}"#)
         }
-        try events.waitFor("three events", count: 3)
+        try events.waitFor("four events", count: 4)
         usleep(500_000)
         let outcomes = events.messages.compactMap { $0["outcome"] as? String }.sorted()
-        #expect(outcomes == ["duplicate", "duplicate", "played"])
+        #expect(outcomes == ["accepted", "duplicate", "duplicate", "played"])
         #expect(Set(events.messages.compactMap { $0["id"] as? String }).count == 1, "the repeats name the original")
         #expect(try hub.harness.history().count == 1)
     }
