@@ -72,6 +72,14 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         lanes[entry.priority, default: []].insert(entry, at: 0)
     }
 
+    /// Puts `entry` back in its lane where its `queuedAt` places it: a summary in the place of the
+    /// oldest payment it says, a payment taken for one back where it was.
+    public mutating func insertByTime(_ entry: Entry) {
+        var lane = lanes[entry.priority] ?? []
+        lane.insert(entry, at: lane.firstIndex { $0.queuedAt > entry.queuedAt } ?? lane.endIndex)
+        lanes[entry.priority] = lane
+    }
+
     /// The next entry to play, and the entries removed for being older than their max age.
     public mutating func next(now: Date) -> (next: Entry?, droppedStale: [Entry]) {
         let dropped = removeStale(now: now)

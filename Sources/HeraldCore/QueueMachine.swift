@@ -156,17 +156,17 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     }
 
     /// Payments to say as one summary, taken out of the queue (see `AnnouncementQueue`); they stay
-    /// pending until each is logged `coalesced` (`settle`) or put back (`putFirst`).
+    /// pending until each is logged `coalesced` (`settle`) or put back (`putBack`).
     public mutating func takePaymentsToCoalesce(over threshold: Int, isPayment: (Item) -> Bool) -> [Entry] {
         let taken = queue.takePaymentsToCoalesce(over: threshold, isPayment: isPayment)
         for entry in taken { held[entry.id] = (entry, false) }
         return taken
     }
 
-    /// Puts entries back at the front of their lane (a summary, or payments it could not cover).
-    public mutating func putFirst(_ entry: Entry) {
+    /// Puts `entry` in its lane by its time (a summary, or payments it could not cover); no longer held.
+    public mutating func putBack(_ entry: Entry) {
         settle(id: entry.id)
-        queue.replayFirst(entry)
+        queue.insertByTime(entry)
     }
 
     /// What to do now.

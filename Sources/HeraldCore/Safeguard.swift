@@ -117,7 +117,8 @@ public actor Safeguard {
                 logger.warning("sink \(pending.sinkName) is gone; nothing to restore on it")
             }
             let streams = try await sound.streams()
-            let instance = try await sound.serverInfo().instance
+            // Unknown (a failed request): the journal is restored as after a crash, as before.
+            let instance = try? await sound.serverInfo().instance
             let restarted = pending.serverInstance != nil && instance != nil && pending.serverInstance != instance
             if restarted { logger.notice("the sound server started again since the journal was written: its values are not a user's") }
             let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams,

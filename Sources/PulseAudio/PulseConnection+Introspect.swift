@@ -12,7 +12,8 @@ extension PulseConnection {
                     name: String(cString: info.server_name),
                     version: String(cString: info.server_version),
                     defaultSinkName: info.default_sink_name.map { String(cString: $0) },
-                    instance: info.cookie))
+                    // pipewire-pulse answers 0 until it knows its core: not an instance.
+                    instance: info.cookie == 0 ? nil : info.cookie))
             }, userdata)
         }
         guard let info = infos.first else { throw SoundSystemError.operationFailed("server info: no answer") }

@@ -60,6 +60,7 @@ import Testing
         // The release timer is set; moved to just before its moment, still inside the window.
         #expect(await harness.eventually { harness.now.sleeping == 1 }, "the release timer waits")
         harness.now.advance(by: 0.4)
+        #expect(harness.now.sleeping == 1, "the timer did not fire before its moment")
         #expect(await harness.sound.playsStarted == 0, "not said while it is quiet")
         #expect(await harness.daemon.snapshot().deferred == 1)
 

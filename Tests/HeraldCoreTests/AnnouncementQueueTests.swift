@@ -83,4 +83,19 @@ import Testing
         #expect(queue.next(now: t0).next?.id == "door")
         #expect(queue.isEmpty)
     }
+
+    /// A summary goes where its oldest payment waited: never ahead of what waited before it
+    /// (found in review: it went to the front of its lane).
+    @Test func anEntryPutBackByTimeKeepsItsPlaceInTheLane() {
+        var queue = Queue()
+        _ = queue.enqueue(entry("order-ready", .normal, at: 1))
+        _ = queue.enqueue(entry("pay-1", .normal, at: 2))
+        _ = queue.enqueue(entry("door", .normal, at: 3))
+        _ = queue.enqueue(entry("pay-2", .normal, at: 4))
+        let taken = queue.takePaymentsToCoalesce(over: 1) { $0.hasPrefix("pay") }
+        queue.insertByTime(entry("summary", .normal, at: taken[0].queuedAt.timeIntervalSince(t0)))
+        #expect(queue.next(now: t0).next?.id == "order-ready")
+        #expect(queue.next(now: t0).next?.id == "summary")
+        #expect(queue.next(now: t0).next?.id == "door")
+    }
 }

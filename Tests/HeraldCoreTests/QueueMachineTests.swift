@@ -194,7 +194,7 @@ import Testing
         #expect(taken.allSatisfy { machine.isPending(id: $0.id) }, "in the summary, not yet logged coalesced")
         machine.settle(id: "p1")
         #expect(!machine.isPending(id: "p1"), "logged: no longer pending")
-        machine.putFirst(taken[1])
+        machine.putBack(taken[1])
         #expect(machine.isPending(id: "p2"), "put back: queued again")
     }
 

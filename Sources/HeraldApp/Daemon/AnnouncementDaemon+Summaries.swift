@@ -24,7 +24,7 @@ extension AnnouncementDaemon {
         }
         let language = first.language ?? context.configuration.speech.language
         guard let summary = PaymentSummary(amounts: amounts, language: language) else {
-            for entry in taken.reversed() { machine.putFirst(entry) }
+            for entry in taken { machine.putBack(entry) }
             return
         }
         // In the place of the most urgent payment it covers (high when a till sent any as high).
@@ -48,7 +48,7 @@ extension AnnouncementDaemon {
             switch occasion {
             case .payments:
                 logger.error("could not log the payment summary, playing the payments one by one: \(error)")
-                for entry in entries.reversed() { machine.putFirst(entry) }
+                for entry in entries { machine.putBack(entry) }
             case .quietHoursEnded:
                 logger.error("could not log the quiet-hours summary, saying them one by one: \(error)")
                 for var entry in entries {
@@ -60,7 +60,8 @@ extension AnnouncementDaemon {
         }
         switch occasion {
         case .payments:
-            machine.putFirst(Entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
+            // In the place of the oldest payment it says, not ahead of what waited before it.
+            machine.putBack(Entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
                                    item: Queued(request: request, record: summary)))
             await logCoalesced(entries, into: "summary \(summary.id)")
         case .quietHoursEnded:

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
+import HeraldStore
 import Logging
 import Speech
 
@@ -205,6 +206,8 @@ public actor AnnouncementDaemon {
             if !machine.paused && !machine.stopping { await coalescePayments() }
             switch machine.next(now: now()) {
             case .stop, .idle:
+                // Nothing waits any more (played, expired or withdrawn): a next wait is news again.
+                waitLogged = nil
                 await closeSession()
                 return
             case .wait(let until):
@@ -229,6 +232,9 @@ public actor AnnouncementDaemon {
                 let disposition = machine.end(end)
                 if waitLogged != nil, machine.waitingFor == nil {
                     logger.notice("announcements play again")
+                    waitLogged = nil
+                } else if case .cannotStart = end {} else if case .lost = end {} else {
+                    // Failed or suppressed: the sound was reached, whatever the machine still holds.
                     waitLogged = nil
                 }
                 if withdrawn.remove(entry.id) != nil {
@@ -467,7 +473,18 @@ public actor AnnouncementDaemon {
             return
         }
         var queuedAgain = 0
+        let heard = SaidMark(databasePath: context.configuration.databasePath).marked()
         for row in rows {
+            if row.id == heard {
+                // Heard to its end just before the stop, its outcome not yet written: never said twice.
+                var record = row
+                record.outcome = .played
+                record.finishedAt = now()
+                record.error = "heard to its end before the daemon stopped; logged at the next start"
+                logger.notice("announcement \(row.id) was heard to its end before the last stop: logged played, not said again")
+                await log(record)
+                continue
+            }
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
             var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))

@@ -1,7 +1,9 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
+import HeraldStore
 import Speech
+import Synchronization
 
 /// What one announcement's turn works with, taken once when the turn begins: a reload during one
 /// of its awaits applies from the next turn on, so an announcement is never rendered with one
@@ -51,11 +53,27 @@ struct Turn: Sendable {
             let (source, prefix) = try renderer.withPrefix(rendered, for: request, leadIn: leadIn)
             let playCalled = ContinuousClock.now
             let report = try await session.sound.play(source, onSink: session.sinkName, mediaRole: "event")
+            if !report.stoppedEarly { markSaid(record.id) }
             return .success((report, prefix, (playCalled - requested).inMilliseconds))
         } catch {
             return .failure(error)
         }
     }
+
+    /// Heard to its end: marked so before anything else (`SaidMark`), so a kill before its row's
+    /// outcome is written does not make the next start say it again.
+    private func markSaid(_ id: String) {
+        do {
+            try SaidMark(databasePath: context.configuration.databasePath).mark(id)
+            if Self.markFailing.withLock({ failing in defer { failing = false }; return failing }) { context.logger.notice("announcements are marked heard again") }
+        } catch {
+            // Once, and again after it worked: a full disk would otherwise log it at every announcement.
+            guard !Self.markFailing.withLock({ failing in defer { failing = true }; return failing }) else { return }
+            context.logger.warning("could not mark announcement \(id) heard (a crash before its row is written says it again): \(error)")
+        }
+    }
+
+    private static let markFailing = Mutex(false)
 
     /// Fills in the outcome of a playback; throws its error when it failed.
     func finish(_ record: inout AnnouncementRecord, playback: Playback, rendered: RenderedAudio) async throws {

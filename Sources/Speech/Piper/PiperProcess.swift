@@ -85,12 +85,17 @@ final class PiperProcess: Sendable {
                 input: .inputWriter, output: .sequence, error: .sequence
             ) { execution in
                 let writer = execution.standardInputWriter
-                let stopped = state.withLock { state in
+                let (stopped, killed) = state.withLock { state in
                     state.pid = execution.processIdentifier.value
                     state.writer = writer
-                    return state.stopped
+                    return (state.stopped, state.killedBecause != nil)
                 }
                 if stopped { try? await writer.finish() }
+                // Killed (the load timeout) before its pid was known: the signal is sent now.
+                if killed { send(SIGKILL) }
+                // swift-subprocess reaps it after this body returns: from then on the pid may be
+                // another process's, so no signal may use it.
+                defer { state.withLock { $0.pid = 0 } }
                 async let errors: Void = readErrors(execution.standardError)
                 let watchdog = Task { await watch() }
                 await readFrames(execution.standardOutput)

@@ -43,7 +43,7 @@ public final class PiperSynthesizer: Synthesizer {
 
     /// The pid of the resident process, when it runs.
     public var residentPID: Int32? {
-        state.withLock { if case .running(let process) = $0.resident { process.pid } else { nil } }
+        state.withLock { if case .running(let process) = $0.resident, process.pid > 0 { process.pid } else { nil } }
     }
 
     public func prepare() async {
