@@ -21,8 +21,20 @@ final class Daemon {
         if let harness { extra["HERALD_CONFIG"] = harness.configPath }
         process = try SoundServer.start(HeraldHarness.binary, ["serve"], environment: extra)
         let base = base
-        try SoundServer.waitFor("herald serve to listen", timeout: 10) {
-            (try? Self.request("GET", "\(base)/v1/health", timeout: 1).0) == 200
+        do {
+            // 20 s: a start on a loaded 2-core box is not what these tests measure.
+            try SoundServer.waitFor("herald serve to listen", timeout: 20) {
+                (try? Self.request("GET", "\(base)/v1/health", timeout: 1).0) == 200
+            }
+        } catch {
+            // Say why: exited (and how, with its last words), or still running without listening.
+            let process = process
+            let running = process.isRunning
+            if running { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let errors = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            let tail = String(decoding: errors.suffix(2000), as: UTF8.self)
+            throw SoundServer.CommandFailed(description: "\(error); herald serve \(running ? "was still running (killed now)" : "had exited with status \(process.terminationStatus)"); its standard error ended with: \(tail)")
         }
     }
 
