@@ -11,7 +11,9 @@ extension OnTheTestSink {
         try SoundServer.require()
     }
 
-    static func port() -> Int { Int.random(in: 20_000...40_000) }
+    /// A loopback port nothing listens on now (the kernel's pick). A random one in 20000-40000
+    /// could be a port another connection held, and `herald serve` then never listened.
+    static func port() -> Int { (try? MQTTPrivateBroker.freePort()) ?? Int.random(in: 20_000...32_000) }
 
     func harness(_ extra: String = "") throws -> (HeraldHarness, Int) { try HeraldHarness.listening(extra) }
 

@@ -38,7 +38,7 @@ final class HeraldHarness {
 
     /// A harness whose daemon listens on a random loopback port, and that port.
     static func listening(_ extra: String = "") throws -> (HeraldHarness, Int) {
-        let port = Int.random(in: 20_000...40_000)
+        let port = OnTheTestSink.DaemonTests.port()
         return (try HeraldHarness(extraConfig: "api:\n  listen: 127.0.0.1:\(port)\n\(extra)"), port)
     }
 

@@ -15,7 +15,7 @@ extension OnTheTestSink {
         try SoundServer.require()
     }
 
-    static func port() -> Int { Int.random(in: 20_000...40_000) }
+    static func port() -> Int { DaemonTests.port() }
 
     /// `herald serve` on `pulse` (no sink configured: the server's default), with a long high
     /// announcement under way; returns the daemon and the announcement's id.
