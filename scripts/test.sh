@@ -20,7 +20,9 @@ export HERALD_TEST_SINK=$PRIVATE_SINK
 swift build
 export HERALD_BIN="$(swift build --show-bin-path)/herald"
 if [ $# -gt 0 ]; then
-    exec swift test "$@"
+    # Not exec: the EXIT trap above must still stop the private server and broker.
+    swift test "$@"
+    exit
 fi
 # Two processes, one after the other. Many integration tests wait by blocking their thread
 # (usleep, waitUntilExit on `herald`), and Swift's concurrency pool has one thread per core: in
