@@ -54,7 +54,7 @@ extension AnnouncementDaemon {
         if held.count > 1, texts.count == held.count {
             let sentences = texts.map { $0.hasSuffix(".") || $0.hasSuffix("!") || $0.hasSuffix("?") ? $0 : $0 + "." }
             await sayAsOne(held, text: "While it was quiet: " + sentences.joined(separator: " "),
-                           priority: held.map(\.priority).min { Self.rank($0) < Self.rank($1) } ?? .normal,
+                           priority: Priority.mostUrgent(of: held.map(\.priority)) ?? .normal,
                            occasion: .quietHoursEnded)
             return
         }
@@ -93,5 +93,4 @@ extension AnnouncementDaemon {
         }
     }
 
-    private static func rank(_ priority: Priority) -> Int { Priority.allCases.firstIndex(of: priority) ?? 0 }
 }
