@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-full", targets: ["herald-full"]),
         .executable(name: "herald-bench", targets: ["herald-bench"]),
+        .executable(name: "herald-soak", targets: ["herald-soak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -136,6 +137,15 @@ let package = Package(
             dependencies: [
                 "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "PulseAudio", "Speech", "SoundFile",
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The soak (scripts/soak.sh): a real `herald serve` left alone with faults; talks to it only
+        // from outside (HTTP, MQTT, pactl, its SQLite file), so it links none of Herald's modules.
+        .executableTarget(
+            name: "herald-soak",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]),
 
         // The in-memory sound system, journal and clocks the tests of every layer use; never a

@@ -19,7 +19,7 @@ layers = [
     ["HeraldIntake"],  # the intake HTTP and MQTT share
     ["HeraldServer", "HeraldMQTT"],  # the two edges: neither imports the other
     ["HeraldFront"],
-    ["herald", "herald-full", "herald-bench"],
+    ["herald", "herald-full", "herald-bench", "herald-soak"],
     ["HeraldTesting"],  # for tests only: above every production target, so none may depend on it
 ]
 

@@ -182,8 +182,9 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         return .play(entry)
     }
 
-    /// The current entry's turn ended with `end`: what to do with it.
-    public mutating func end(_ end: TurnEnd) -> Disposition {
+    /// The current entry's turn ended with `end`: what to do with it. `isPayment` picks the
+    /// entries said again after an emergency cut them off, whatever their priority.
+    public mutating func end(_ end: TurnEnd, isPayment: (Item) -> Bool = { _ in false }) -> Disposition {
         guard let (entry, stop) = current else { return .log }
         current = nil
         switch end {
@@ -211,8 +212,9 @@ public struct QueueMachine<Item: Sendable>: Sendable {
             case .retarget? where interrupted:
                 queue.replayFirst(entry)
                 return .replay(closeSession: true)
-            case .critical? where interrupted && entry.priority == .high:
-                // A payment cut off by an emergency is said again right after it.
+            case .critical? where interrupted && (entry.priority == .high || isPayment(entry.item)):
+                // A payment cut off by an emergency is said again right after it: `normal`, as
+                // most tills send them, is worth as much as `high`.
                 queue.replayFirst(entry)
                 return .replay(closeSession: false)
             default:

@@ -23,14 +23,16 @@ extension AnnouncementStore {
                 if copied == handedOff.count {
                     if try memory.isEmptyNow() { break }
                     handedOff.append(memory)
-                    memory = Self.inMemoryDatabase()
+                    memory = makeBuffer()
                 }
                 written += try await copy(handedOff[copied], to: reopened)
                 copied += 1
             }
             // Synchronous from the empty look above: nothing can land in a buffer in between.
             file = reopened
+            for buffer in handedOff + [memory] { Self.remove(buffer) }
             handedOff = []
+            memory = Self.inMemoryDatabase()
             degraded = nil
             logger.notice("the database can be written again; wrote the rows kept in memory",
                           metadata: ["rows": "\(written)", "was": "\(reason)"])

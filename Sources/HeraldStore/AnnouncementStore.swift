@@ -7,8 +7,9 @@ import Logging
 /// The announcement log as the daemon uses it, safety first: the log is never a reason not to speak.
 ///
 /// Rows go to the SQLite file while it can be written. When it cannot (its folder removed, the disk
-/// full, a read-only or corrupt file), they go to an in-memory database of the same schema, and
-/// `degraded` says why. `flush()` hands that buffer off and writes it to the file once the file is
+/// full, a read-only or corrupt file), they go to a buffer of the same schema, a file in the runtime
+/// folder when the daemon gives one (`overflowPrefix`, see `AnnouncementStore+Overflow`) or memory,
+/// and `degraded` says why. `flush()` hands that buffer off and writes it to the file once the file is
 /// usable again. Reads see both (and the rows on their way from one to the other). The restore
 /// journal is kept apart, by `RestoreJournalStore`.
 public actor AnnouncementStore {
@@ -33,6 +34,10 @@ public actor AnnouncementStore {
     let logger: Logger
     /// Why the log is not being written to its file, or nil when it is.
     public internal(set) var degraded: String?
+    /// Where buffers are kept as files (`<prefix>.<pid>.<n>.sqlite`), or nil for memory only.
+    let overflowPrefix: String?
+    /// The number of the last overflow file this process made.
+    var overflowSerial = 0
     /// Tests only: called by `flush` after each row it copied to the file, while it still holds
     /// the actor open to other calls (a slow disk, made observable).
     var flushObserver: (@Sendable (AnnouncementRecord) async -> Void)?
@@ -41,16 +46,31 @@ public actor AnnouncementStore {
     func observeFlush(_ observer: (@Sendable (AnnouncementRecord) async -> Void)?) { flushObserver = observer }
 
     /// The log over `opened`, the file at `path` (or why it could not be opened: the store then
-    /// starts degraded, in memory, and `flush` keeps trying to open it).
-    public init(path: String, opened: Result<AppDatabase, any Error>, logger: Logger) {
+    /// starts degraded, in a buffer, and `flush` keeps trying to open it).
+    /// - Parameter overflowPrefix: where rows the file cannot take are kept, as files that survive
+    ///   a crash (the daemon's runtime folder); nil keeps them in memory. Files a stopped process
+    ///   left there are read at once and written to the database by the next `flush`.
+    public init(path: String, opened: Result<AppDatabase, any Error>, overflowPrefix: String? = nil, logger: Logger) {
         self.path = path
         self.logger = logger
-        memory = Self.inMemoryDatabase()
+        self.overflowPrefix = overflowPrefix
+        let left = overflowPrefix.map(Self.leftOverflow(prefix:)) ?? []
+        handedOff = left
+        // A buffer from the start when rows already wait: it may take more before the first flush.
+        let buffered = !left.isEmpty || (try? opened.get()) == nil
+        memory = buffered ? Self.makeBuffer(prefix: overflowPrefix, serial: 1, logger: logger) : Self.inMemoryDatabase()
+        overflowSerial = buffered ? 1 : 0
         switch opened {
-        case .success(let database): file = database
+        case .success(let database):
+            file = database
+            if !left.isEmpty {
+                degraded = "rows a stopped process kept in the runtime folder are not in the database yet"
+                logger.notice("found announcements kept in the runtime folder by a process that stopped; writing them to the database",
+                              metadata: ["files": "\(left.count)"])
+            }
         case .failure(let error):
             degraded = "\(error)"
-            logger.error("announcements are logged in memory until the database can be written", metadata: ["reason": "\(error)"])
+            logger.error("announcements are logged outside the database until it can be written", metadata: ["reason": "\(error)"])
         }
     }
 
@@ -72,8 +92,12 @@ public actor AnnouncementStore {
     }
 
     private func degrade(_ reason: String) {
+        // Healthy until now, so the buffer is empty: from here on it is a file that outlives a crash.
+        if degraded == nil, !Self.isFile(memory), (try? memory.isEmptyNow()) == true {
+            memory = makeBuffer()
+        }
         if degraded == nil {
-            logger.error("the database cannot be written; announcements still play and are kept in memory",
+            logger.error("the database cannot be written; announcements still play and are kept aside until it can",
                          metadata: ["path": "\(path)", "reason": "\(reason)"])
         }
         degraded = reason

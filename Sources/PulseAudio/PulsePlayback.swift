@@ -136,8 +136,15 @@ final class PulsePlayback: @unchecked Sendable {
             prebuf: UInt32(pa_usec_to_bytes(prebufferMicroseconds, spec)), minreq: unset, fragsize: unset)
         // DONT_MOVE: the server must not carry the announcement silently to another sink (a new
         // default that is muted, say); it fails instead, and the daemon says it again there.
-        let flags = pa_stream_flags_t(PA_STREAM_DONT_MOVE.rawValue | (corked ? PA_STREAM_START_CORKED.rawValue : 0))
-        guard pa_stream_connect_playback(stream, sinkName, &attributes, flags, nil, nil) < 0 else { return nil }
+        // Full volume and unmuted, said explicitly: module-stream-restore (loaded by every desktop
+        // PulseAudio) gives a new stream the volume last set on one of the same application, and
+        // a fade-out (`fadeAndStop`) sets that to silence: without these every announcement after
+        // an interrupted one was played at 0% (found by scripts/soak.sh).
+        let flags = pa_stream_flags_t(PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_START_UNMUTED.rawValue
+                                      | (corked ? PA_STREAM_START_CORKED.rawValue : 0))
+        var volume = pa_cvolume()
+        pa_cvolume_set(&volume, UInt32(spec?.pointee.channels ?? 1), herald_pa_volume_norm())
+        guard pa_stream_connect_playback(stream, sinkName, &attributes, flags, &volume, nil) < 0 else { return nil }
         return .operationFailed("cannot play on sink '\(sinkName)': \(PulseConnection.lastError(pa_stream_get_context(stream)))")
     }
 

@@ -76,7 +76,8 @@ struct DaemonBench {
         return (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
     }
 
-    func run(sentence: String, baselines: CLIBaselines) async throws {
+    /// The daemon's figures; with `sinkStatesOnly`, only the table of POST to first sample per sink state.
+    func run(sentence: String, baselines: CLIBaselines?, sinkStatesOnly: Bool = false) async throws {
         let daemon = try await startDaemon()
         defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
         try await Task.sleep(for: .seconds(1))
@@ -88,6 +89,7 @@ struct DaemonBench {
         sink.state = .suspended
         SinkStateBench.printTable(rows, http: try await httpRoundTrip(),
                                   leadIn: bench.context.configuration.safeguard.leadIn(for: sink))
+        guard !sinkStatesOnly, let baselines else { return }
 
         print("the command line through the daemon (its UNIX socket), the sink idle:")
         let environment = ["HERALD_CONFIG": configPath]

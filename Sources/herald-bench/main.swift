@@ -27,6 +27,10 @@ if CommandLine.arguments.contains("--piper-only"), let piper = PiperBench(bench:
     try await piper.run()
     exit(0)
 }
+if CommandLine.arguments.contains("--sink-states-only") {
+    try await DaemonBench(bench: bench).run(sentence: sentence, baselines: nil, sinkStatesOnly: true)
+    exit(0)
+}
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
 print("the command line with no daemon running (process start included), the sink idle:")
 // A port nobody listens on: `herald say` looks for a daemon (socket, then TCP) and plays by itself.

@@ -24,6 +24,26 @@ import Testing
         await harness.stop()
     }
 
+    /// Found by the soak: back-to-back announcements share a session, and one muted by the user
+    /// during the first was played into the muted sink (logged `played`, heard by nobody).
+    @Test func aSinkMutedDuringOneAnnouncementIsUnmutedForTheNextAndTheMuteIsKeptAfter() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        await harness.sound.holdPlayback()
+        let first = try await harness.submit(AnnouncementRequest(body: .text("Table four is ready")))
+        let second = try await harness.submit(AnnouncementRequest(body: .text("Table five is ready")))
+        await harness.sound.waitUntilPlaying(count: 1)
+        await harness.sound.userSetsSinkMute(true)
+        await harness.sound.releasePlayback()
+        await harness.sound.waitUntilPlaying(count: 2)
+        #expect(await harness.sound.sinkWhilePlaying?.muted == false, "the second is heard")
+        await harness.sound.releasePlayback()
+        #expect(try await harness.outcome(of: first.id)?.outcome == .played)
+        #expect(try await harness.outcome(of: second.id)?.outcome == .played)
+        #expect(await harness.eventually { await harness.sound.sink.muted }, "the user's mute is theirs: kept after")
+        await harness.stop()
+    }
+
     @Test func aRequestAcceptedWhileTheDaemonStartsIsSaidOnceNotQueuedAgainFromTheLog() async throws {
         // `herald serve` listens while the daemon reads the rows an earlier stop left: a row
         // accepted before that read is in the log unfinished and already queued.

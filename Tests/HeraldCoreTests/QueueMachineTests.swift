@@ -207,3 +207,35 @@ import Testing
         #expect(machine.takeDeferred().map(\.id) == ["b"])
     }
 }
+
+/// Found by the soak (scripts/soak.sh): a payment sent without a priority (`normal`, as most tills
+/// send them) cut off by a critical announcement was logged `interrupted` and never said again.
+@Suite struct QueueMachineEmergencyTests {
+    typealias Machine = QueueMachine<String>
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func aNormalPaymentCutOffByAnEmergencyIsSaidAgainAfterIt() {
+        var machine = Machine(queue: AnnouncementQueue(limit: 100, policies: .defaults))
+        let isPayment: (String) -> Bool = { $0.hasPrefix("payment") }
+        _ = machine.submit(.init(id: "payment-1", priority: .normal, queuedAt: t0, item: "payment-1"))
+        _ = machine.submit(.init(id: "notice", priority: .normal, queuedAt: t0, item: "notice"))
+        guard case .play(let first) = machine.next(now: t0) else { Issue.record("nothing to play"); return }
+        #expect(first.id == "payment-1")
+        #expect(machine.submit(.init(id: "fire", priority: .critical, queuedAt: t0, item: "fire")).interrupt)
+        #expect(machine.end(.finished(interrupted: true), isPayment: isPayment) == .replay(closeSession: false))
+        var said: [String] = []
+        while case .play(let next) = machine.next(now: t0.addingTimeInterval(1)) {
+            said.append(next.id)
+            _ = machine.end(.finished(interrupted: false), isPayment: isPayment)
+        }
+        #expect(said == ["fire", "payment-1", "notice"])
+    }
+
+    @Test func aNormalTextCutOffByAnEmergencyStaysInterrupted() {
+        var machine = Machine(queue: AnnouncementQueue(limit: 100, policies: .defaults))
+        _ = machine.submit(.init(id: "notice", priority: .normal, queuedAt: t0, item: "notice"))
+        _ = machine.next(now: t0)
+        _ = machine.submit(.init(id: "fire", priority: .critical, queuedAt: t0, item: "fire"))
+        #expect(machine.end(.finished(interrupted: true), isPayment: { $0.hasPrefix("payment") }) == .log)
+    }
+}

@@ -101,6 +101,32 @@ extension OnTheTestSink {
         #expect(interrupted["outcome"] as? String == "interrupted")
     }
 
+    /// Found by the soak: with module-stream-restore loaded (every desktop PulseAudio loads it),
+    /// the fade-out of an interrupted announcement was saved as Herald's volume, and every
+    /// announcement after it played at 0%.
+    @Test func afterAnInterruptedAnnouncementTheNextIsStillHeard() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let module = try SoundServer.run("pactl", ["load-module", "module-stream-restore"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? SoundServer.run("pactl", ["unload-module", module]) }
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let long = String(repeating: "This is a long announcement about the weather. ", count: 6)
+        _ = try daemon.post("/v1/announcements", "{\"text\": \"\(long)\"}")
+        try SoundServer.waitFor("the normal one to play") { try HeraldHarness.heraldIsPlaying() }
+        usleep(300_000)
+        let (status, critical) = try daemon.post("/v1/announcements?wait=true", #"{"text": "Smoke alarm in the kitchen", "priority": "critical"}"#)
+        #expect(status == 200 && critical["outcome"] as? String == "played")
+        // The interrupted one is a text: logged interrupted, not said again. The next is heard.
+        let monitor = try MonitorRecording()
+        let (next, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding"}"#)
+        usleep(300_000)
+        monitor.stop()
+        #expect(next == 200 && row["outcome"] as? String == "played")
+        #expect(monitor.heardDuration(frequency: 1318.5, floor: 0.01) > 0.2, "the ding after the interruption was heard")
+    }
+
     @Test func pausedPaymentsPileUpIntoOneSummaryAndStaleLowIsDropped() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
         let (harness, port) = try harness("priorities:\n  low:\n    max_age: 1s\n")

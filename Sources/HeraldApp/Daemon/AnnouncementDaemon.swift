@@ -229,7 +229,7 @@ public actor AnnouncementDaemon {
                 // Out of the machine before its row has its outcome: still pending for a waiter.
                 finishing.insert(entry.id)
                 defer { finishing.remove(entry.id) }
-                let disposition = machine.end(end)
+                let disposition = machine.end(end) { if case .payment = $0.request.body { true } else { false } }
                 if waitLogged != nil, machine.waitingFor == nil {
                     logger.notice("announcements play again")
                     waitLogged = nil
@@ -293,6 +293,16 @@ public actor AnnouncementDaemon {
         if let open = session, context.configuration.safeguard.sinkName == nil,
            let target = try? await context.targetSinkName(on: sound), target != open.sinkName {
             // The default sink changed between two announcements: the next opens on the new one.
+            await closeSession()
+        }
+        if let open = session, let now = try? await sound.sink(named: open.sinkName),
+           now.muted || now.volumes.loudest < context.configuration.safeguard.minVolume {
+            // Muted or lowered during the last one (by the user, or a sound server that came back
+            // at its saved values): that change is theirs to keep (rule 7), and this announcement
+            // must still be heard, so the session closes and opens afresh. Found by the soak: the
+            // rest of the session was played into a muted sink and logged `played`.
+            logger.info("the sink was muted or lowered during the last announcement; applying the safeguard again",
+                        metadata: ["sink": "\(open.sinkName)"])
             await closeSession()
         }
         if session == nil {

@@ -5,6 +5,7 @@ import HeraldCore
 import HeraldStore
 import Logging
 import PulseAudio
+import RuntimePaths
 import Speech
 
 /// What every command works with: the validated config, the database and a logger.
@@ -37,7 +38,13 @@ public struct HeraldContext: Sendable {
         database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
         let journalFallback = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
             + ".journal"
-        store = AnnouncementStore(path: configuration.databasePath, opened: opened, logger: logger)
+        // The daemon's rows wait in the runtime folder while the database cannot take them: a
+        // crash then does not lose them (a command's own rows are in memory, as it waits for them).
+        let overflow = tolerant
+            ? RuntimeFolder.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
+                + "/log-overflow-" + RuntimePaths.shortHash(configuration.databasePath)
+            : nil
+        store = AnnouncementStore(path: configuration.databasePath, opened: opened, overflowPrefix: overflow, logger: logger)
         journal = RestoreJournalStore(databasePath: configuration.databasePath, fallback: journalFallback,
                                       database: try? opened.get(), logger: logger)
     }

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Holds the history against the promises: every accepted announcement said exactly once or given
+/// a truthful final outcome, nothing heard that was not asked for, every sink and stream back at
+/// the user's value once idle, every reminder due said within its grace or logged late or missed
+/// truthfully, the daemon answering throughout but while down, memory and descriptors not growing.
+struct Checker {
+    let history: History
+    let rows: [LoggedRow]
+    let heard: [MonitorRecorder.Stretch]
+    let exits: [(at: Date, status: Int32)]
+    let grace: TimeInterval
+    let end: Date
+
+    struct Findings {
+        var accepted = 0
+        var outcomes: [String: Int] = [:]
+        var lost: [String] = []
+        var twice: [String] = []
+        var unasked: [String] = []
+        var notHeard: [String] = []
+        var refused: [String] = []
+        var reminders = 0
+        var reminderProblems: [String] = []
+        var violations: Int {
+            lost.count + twice.count + unasked.count + notHeard.count + refused.count + reminderProblems.count
+        }
+    }
+
+    static let interruptingFaults: Set<String> = [
+        Faults.Kind.daemonKill.rawValue, Faults.Kind.aimedKill.rawValue, Faults.Kind.diskFullCrash.rawValue,
+        Faults.Kind.pulseRestart.rawValue, Faults.Kind.pulseFresh.rawValue, Faults.Kind.sinkUnplug.rawValue,
+    ]
+
+    func check() -> Findings {
+        var findings = Findings()
+        let requests = history.with { $0.requests }
+        let byRequest = Dictionary(grouping: rows.filter { $0.requestID != nil }, by: { $0.requestID! })
+        for request in requests.values.sorted(by: { $0.sentAt < $1.sentAt }) {
+            if let refused = request.refused { findings.refused.append("\(request.requestID): \(refused)") }
+            guard request.acceptedAt != nil else { continue }
+            findings.accepted += 1
+            let logged = byRequest[request.requestID] ?? []
+            if logged.count > 1 { findings.twice.append("\(request.requestID): \(logged.count) rows") }
+            guard let row = logged.first else {
+                findings.lost.append("\(request.requestID): accepted, no row")
+                continue
+            }
+            findings.outcomes[row.outcome ?? "none", default: 0] += 1
+            if !row.final { findings.lost.append("\(request.requestID): accepted, never finished (outcome \(row.outcome ?? "none"))") }
+            if row.outcome == "failed" { findings.lost.append("\(request.requestID): failed") }
+        }
+        checkHeard(&findings)
+        checkReminders(&findings)
+        return findings
+    }
+
+    /// What the monitors carried against what the log says was played.
+    private func checkHeard(_ findings: inout Findings) {
+        let played = rows.filter { $0.played && $0.startedAt != nil }
+        let faults = history.with { $0.faults }.filter { Self.interruptingFaults.contains($0.kind) }.map(\.at)
+            + exits.map(\.at)
+        func overlaps(_ stretch: MonitorRecorder.Stretch, _ row: LoggedRow) -> Bool {
+            guard row.sink == stretch.sink, let started = row.startedAt else { return false }
+            let finished = row.finishedAt ?? started.addingTimeInterval(30)
+            return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > started.addingTimeInterval(-0.3)
+        }
+        for row in played where !heard.contains(where: { overlaps($0, row) }) {
+            findings.notHeard.append("\(row.requestID ?? row.id) (\(row.outcome!), \(row.sink ?? "?") at \(row.startedAt!)): logged played, nothing heard")
+        }
+        for stretch in heard where !played.contains(where: { overlaps(stretch, $0) }) {
+            // Cut by a fault: said again after it (the row's play above), unless it was heard whole.
+            if let cut = faults.first(where: { $0 > stretch.end.addingTimeInterval(-0.5) && $0 < stretch.end.addingTimeInterval(1.5) }) {
+                let again = played.filter { $0.sink == stretch.sink && $0.queuedAt < cut && $0.startedAt! > cut }
+                    .min { $0.startedAt! < $1.startedAt! }
+                if let again, let replay = heard.first(where: { overlaps($0, again) }),
+                   stretch.seconds >= replay.seconds - 0.15, replay.seconds > 0.5 {
+                    findings.twice.append("\(again.requestID ?? again.id): heard whole (\(String(format: "%.2f", stretch.seconds)) s) before a fault at \(cut), said again")
+                }
+                continue
+            }
+            findings.unasked.append("\(String(format: "%.2f", stretch.seconds)) s on \(stretch.sink) at \(stretch.start): no row was playing")
+        }
+    }
+
+    /// Reminders due before the end: said within the grace, or logged late or missed truthfully.
+    private func checkReminders(_ findings: inout Findings) {
+        let made = history.with { $0.reminders }
+        for reminder in made where reminder.due < end.addingTimeInterval(-5) {
+            findings.reminders += 1
+            let logged = rows.filter { $0.reminderID == reminder.id }.sorted { $0.queuedAt < $1.queuedAt }
+            guard let first = logged.first else {
+                findings.reminderProblems.append("reminder \(reminder.id) due \(reminder.due): no row")
+                continue
+            }
+            switch first.outcome {
+            case "played"?:
+                if let started = first.startedAt, started.timeIntervalSince(reminder.due) > grace + 10 {
+                    findings.reminderProblems.append("reminder \(reminder.id): said \(Int(started.timeIntervalSince(reminder.due))) s after due, logged played")
+                }
+            case "missed"?:
+                let down = exits.contains { $0.at > reminder.due.addingTimeInterval(-60) && $0.at < reminder.due.addingTimeInterval(grace) }
+                if !down { findings.reminderProblems.append("reminder \(reminder.id): logged missed while the daemon ran") }
+            case let outcome?:
+                if !LoggedRow.finalOutcomes.contains(outcome) {
+                    findings.reminderProblems.append("reminder \(reminder.id): outcome \(outcome)")
+                }
+            case nil:
+                findings.reminderProblems.append("reminder \(reminder.id): never finished")
+            }
+            if let acked = reminder.ackedAt {
+                for row in logged.dropFirst() where (row.startedAt ?? .distantPast) > acked.addingTimeInterval(2) {
+                    findings.reminderProblems.append("reminder \(reminder.id): said again after it was acknowledged")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The soak's table and its verdict.
+enum Soak {
+    /// Nothing playing, nothing queued, the safeguard closed.
+    static func idle(_ snapshot: [String: Any]) -> Bool {
+        let depth = (snapshot["queue_depth"] as? [String: Int])?.values.reduce(0, +) ?? 0
+        return (snapshot["current"] == nil || snapshot["current"] is NSNull) && snapshot["safeguard_open"] as? Bool == false && depth == 0
+    }
+
+    /// Prints the table; returns the number of violations.
+    static func report(_ findings: Checker.Findings, history: History, heard: Int, idleChecks: Int, minutes: Double,
+                       seed: UInt64, folder: String, finalCheckDone: Bool) -> Int {
+        let faults = history.with { $0.faults }
+        let (changes, leftChanged, healthFailures, healthChecks, samples) = history.with {
+            ($0.userChanges, $0.leftChanged, $0.healthFailures, $0.healthChecks, $0.resources)
+        }
+        say("\nSoak of \(String(format: "%.1f", minutes)) minutes, seed \(seed)")
+        say("| fault | trials |\n|---|---|")
+        for kind in Faults.Kind.allCases {
+            say("| \(kind.rawValue) | \(faults.filter { $0.kind == kind.rawValue }.count) |")
+        }
+        say("| user changed a volume or mute | \(changes) |")
+        let outcomes = findings.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let first = samples.first, last = samples.last
+        let growth = resourceGrowth(samples)
+        say("""
+
+            | accepted | lost | said twice | heard, not asked | logged played, not heard | left changed | reminders due | reminder problems | health unanswered | RSS start, end | FDs start, end |
+            |---|---|---|---|---|---|---|---|---|---|---|
+            | \(findings.accepted) | \(findings.lost.count) | \(findings.twice.count) | \(findings.unasked.count) | \(findings.notHeard.count) | \(leftChanged.count) of \(idleChecks) checks | \(findings.reminders) | \(findings.reminderProblems.count) | \(healthFailures.count) of \(healthChecks) | \(first.map { String(format: "%.1f", $0.rssMB) } ?? "-") MB, \(last.map { String(format: "%.1f", $0.rssMB) } ?? "-") MB | \(first.map { "\($0.fds)" } ?? "-"), \(last.map { "\($0.fds)" } ?? "-") |
+
+            outcomes of the accepted: \(outcomes); \(heard) stretches of sound heard on the monitors
+            """)
+        var problems: [String] = findings.lost.map { "lost: \($0)" } + findings.twice.map { "said twice: \($0)" }
+            + findings.unasked.map { "heard, not asked for: \($0)" } + findings.notHeard.map { "not heard: \($0)" }
+            + findings.refused.map { "refused: \($0)" } + findings.reminderProblems.map { "reminder: \($0)" }
+            + leftChanged.map { "left changed: \($0)" } + healthFailures.map { "health unanswered within 1 s at \($0)" }
+            + growth
+        if !finalCheckDone { problems.append("the final look at the sinks never found the daemon idle") }
+        if problems.isEmpty {
+            say("no violation")
+        } else {
+            for problem in problems.prefix(60) { say("VIOLATION \(problem)") }
+            say("\(problems.count) violations; replay with: scripts/soak.sh --minutes \(minutes.rounded(.up)) --seed \(seed) (logs kept in \(folder))")
+        }
+        return problems.count
+    }
+
+    /// Memory or descriptors that grew within one daemon's life of 10 minutes or more.
+    static func resourceGrowth(_ samples: [(at: Date, pid: Int32, rssMB: Double, fds: Int)]) -> [String] {
+        var problems: [String] = []
+        for (pid, life) in Dictionary(grouping: samples, by: \.pid) {
+            guard let first = life.first(where: { $0.at.timeIntervalSince(life[0].at) >= 60 }), let last = life.last,
+                  last.at.timeIntervalSince(first.at) >= 600 else { continue }
+            if last.fds > first.fds + 20 { problems.append("daemon \(pid): file descriptors \(first.fds) -> \(last.fds)") }
+            if last.rssMB > first.rssMB * 1.5 + 10 {
+                problems.append("daemon \(pid): RSS \(String(format: "%.1f -> %.1f", first.rssMB, last.rssMB)) MB")
+            }
+        }
+        return problems
+    }
+}
