@@ -66,13 +66,9 @@ struct Faults: Sendable {
             }
         case .sinkUnplug:
             let sink = ["soak_b", "soak_c"].randomElement(using: &random)!
-            let modules = await sound.pactl(["list", "short", "modules"]).output
-            guard let line = modules.split(separator: "\n").first(where: { $0.contains("sink_name=\(sink) ") }),
-                  let module = line.split(separator: "\t").first else { return }
-            _ = await sound.pactl(["unload-module", String(module)])
+            await sound.unplug(sink)
             try? await Task.sleep(for: .seconds(random: 1...8, using: &random))
-            let parts = SoundWorld.sinkModule(sink).split(separator: " ").map(String.init)
-            _ = await sound.pactl(["load-module"] + parts)
+            await sound.plugBack(sink)
             history.serverRestarted([sink])
         case .defaultMoves:
             _ = await sound.pactl(["set-default-sink", SoundWorld.sinks.randomElement(using: &random)!])

@@ -22,6 +22,8 @@ final class SoundWorld: @unchecked Sendable {
     /// Loudness on each sink's monitor, read by the checker.
     let monitors: [String: MonitorRecorder]
     private var stopping = false
+    /// Sinks unplugged now: their recorders wait for them.
+    private var unplugged: Set<String> = []
 
     var runtime: String { folder + "/pulse-runtime" }
     var home: String { folder + "/pulse-home" }
@@ -84,7 +86,7 @@ final class SoundWorld: @unchecked Sendable {
                                                          "/dev/zero"], environment: environment, log: nil)
                 lock.withLock { self.radio = radio }
             }
-            for sink in Self.sinks where lock.withLock({ recorders[sink]?.isRunning != true }) {
+            for sink in Self.sinks where lock.withLock({ recorders[sink]?.isRunning != true && !unplugged.contains(sink) }) {
                 let monitor = monitors[sink]!
                 let recorder = try? await Child("/usr/bin/parec", ["-d", sink + ".monitor", "--raw", "--format=s16le", "--rate=16000",
                                                                   "--channels=1", "--latency-msec=20"],
@@ -94,6 +96,26 @@ final class SoundWorld: @unchecked Sendable {
             }
             try? await Task.sleep(for: .milliseconds(300))
         }
+    }
+
+    /// Unloads `sink`'s module. Its recorder stops first: the server would carry it to another
+    /// sink's monitor, where it would hear that sink's announcements as its own.
+    func unplug(_ sink: String) async {
+        let recorder = lock.withLock { () -> Child? in
+            unplugged.insert(sink)
+            return recorders[sink]
+        }
+        await recorder?.stop(grace: .seconds(1))
+        let modules = await pactl(["list", "short", "modules"]).output
+        guard let line = modules.split(separator: "\n").first(where: { $0.contains("sink_name=\(sink) ") }),
+              let module = line.split(separator: "\t").first else { return }
+        _ = await pactl(["unload-module", String(module)])
+    }
+
+    /// Loads `sink` again, as the same device.
+    func plugBack(_ sink: String) async {
+        _ = await pactl(["load-module"] + Self.sinkModule(sink).split(separator: " ").map(String.init))
+        lock.withLock { _ = unplugged.remove(sink) }
     }
 
     /// Each sink's volume and mute, by name.

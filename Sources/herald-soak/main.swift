@@ -145,6 +145,7 @@ if mounted {
     _ = await run("/usr/bin/umount", [folder + "/state"], environment: [:])
 }
 
+try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + "/user.log", atomically: true, encoding: .utf8)
 let findings = Checker(history: history, rows: rows, heard: heard, exits: exits, grace: 120, end: ended).check()
 let failures = Soak.report(findings, history: history, heard: heard.count, idleChecks: idleChecks,
                            minutes: ended.timeIntervalSince(began) / 60, seed: seed, folder: folder,
