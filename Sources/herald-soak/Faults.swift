@@ -118,6 +118,7 @@ struct User: Sendable {
                 }
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &random)))
             }
+            if history.handsOff { continue }
             let percent = Int.random(in: 5...100, using: &random)
             let muted = Double.random(in: 0..<1, using: &random) < 0.3
             let sink = SoundWorld.sinks.randomElement(using: &random)!

@@ -81,8 +81,17 @@ final class History: @unchecked Sendable {
 
     /// The server (or one sink) started again: a fresh value is as good as the user's last.
     func serverRestarted(_ targets: [String]) {
-        lock.withLock { for target in targets { expected[target, default: []].append(.fresh) } }
+        lock.withLock {
+            for target in targets { expected[target, default: []].append(.fresh) }
+            handsOffUntil = Date().addingTimeInterval(6)
+        }
     }
+
+    /// The user leaves the sinks alone until then: a change made after the server came back and
+    /// before Herald reconnected is undone by Herald's journal, which cannot tell it from the
+    /// server's own values (a known limit, docs/safeguard.md).
+    private(set) var handsOffUntil = Date.distantPast
+    var handsOff: Bool { lock.withLock { Date() < handsOffUntil } }
 
     /// Checks what the server shows, once nothing plays; returns the targets that differ.
     func mismatches(sinks: [String: Setting], radio: Setting?) -> [String] {
