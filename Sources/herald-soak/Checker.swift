@@ -8,6 +8,8 @@ struct Checker {
     let history: History
     let rows: [LoggedRow]
     let heard: [MonitorRecorder.Stretch]
+    /// When each sink had no recorder listening: rows played then are not checked against it.
+    let blind: [String: [(start: Date, end: Date)]]
     let exits: [(at: Date, status: Int32)]
     let grace: TimeInterval
     let end: Date
@@ -65,7 +67,11 @@ struct Checker {
             let finished = row.finishedAt ?? started.addingTimeInterval(30)
             return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > started.addingTimeInterval(-0.3)
         }
-        for row in played where !heard.contains(where: { overlaps($0, row) }) {
+        func unwatched(_ row: LoggedRow) -> Bool {
+            let started = row.startedAt!, finished = row.finishedAt ?? started.addingTimeInterval(30)
+            return (blind[row.sink ?? ""] ?? []).contains { $0.start < finished && $0.end > started }
+        }
+        for row in played where !heard.contains(where: { overlaps($0, row) }) && !unwatched(row) {
             findings.notHeard.append("\(row.requestID ?? row.id) (\(row.outcome!), \(row.sink ?? "?") at \(row.startedAt!)): logged played, nothing heard")
         }
         for stretch in heard where !played.contains(where: { overlaps(stretch, $0) }) {

@@ -57,10 +57,43 @@ final class MonitorRecorder: @unchecked Sendable {
 
     private func close(at now: Date) {
         lock.withLock {
+            if blindSince == nil { blindSince = now }
             if let current = open { stretches.append(Stretch(sink: sink, start: current.start, end: current.lastLoud)) }
             open = nil
             leftover = Data()
         }
+    }
+
+    /// When the recorder was last seen on this sink's monitor.
+    private var inPlaceAt = Date()
+
+    func seenInPlace() { lock.withLock { inPlaceAt = Date() } }
+
+    /// Forgets what was heard since the recorder was last seen in place (it was moved meanwhile).
+    func dropSinceSeenInPlace() {
+        lock.withLock {
+            stretches.removeAll { $0.end > inPlaceAt }
+            if let current = open, current.lastLoud > inPlaceAt { open = nil }
+            blindSince = min(blindSince ?? inPlaceAt, inPlaceAt)
+        }
+    }
+
+    /// Since when no recorder listens here (stopped, moved, or the server away); nil while one does.
+    private var blindSince: Date? = Date()
+    private var blindWindows: [(start: Date, end: Date)] = []
+
+    /// A recorder listens here again.
+    func recorderStarted() {
+        lock.withLock {
+            if let blindSince { blindWindows.append((blindSince, Date())) }
+            blindSince = nil
+            inPlaceAt = Date()
+        }
+    }
+
+    /// The times nothing listened here: a row played then cannot be checked against the monitor.
+    var blind: [(start: Date, end: Date)] {
+        lock.withLock { blindWindows + (blindSince.map { [($0, Date.distantFuture)] } ?? []) }
     }
 
     /// True while sound is being heard now.

@@ -89,12 +89,45 @@ final class SoundWorld: @unchecked Sendable {
             for sink in Self.sinks where lock.withLock({ recorders[sink]?.isRunning != true && !unplugged.contains(sink) }) {
                 let monitor = monitors[sink]!
                 let recorder = try? await Child("/usr/bin/parec", ["-d", sink + ".monitor", "--raw", "--format=s16le", "--rate=16000",
-                                                                  "--channels=1", "--latency-msec=20"],
+                                                                  "--channels=1", "--latency-msec=20", "--client-name=soak-recorder-\(sink)"],
                                                 environment: environment, log: folder + "/parec-\(sink).log",
                                                 onOutput: { monitor.receive($0) })
-                if let recorder { lock.withLock { recorders[sink] = recorder } }
+                if let recorder {
+                    lock.withLock { recorders[sink] = recorder }
+                    monitor.recorderStarted()
+                }
             }
+            await stopMovedRecorders()
             try? await Task.sleep(for: .milliseconds(300))
+        }
+    }
+
+    /// The server carries a recording stream to another source when its own goes (a sink
+    /// unplugged, a server restarted with saved state), and parec cannot refuse: a recorder found
+    /// on another sink's monitor is stopped (and started again on its own), and what it heard
+    /// since it was last seen in place is dropped, as it may be another sink's announcements.
+    private func stopMovedRecorders() async {
+        let outputs = await pactl(["--format=json", "list", "source-outputs"])
+        let sources = await pactl(["list", "short", "sources"])
+        guard outputs.status == 0, sources.status == 0,
+              let list = try? JSONSerialization.jsonObject(with: Data(outputs.output.utf8)) as? [[String: Any]] else { return }
+        var sourceNames: [Int: String] = [:]
+        for line in sources.output.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count > 1, let index = Int(fields[0]) { sourceNames[index] = String(fields[1]) }
+        }
+        for output in list {
+            guard let name = (output["properties"] as? [String: Any])?["application.name"] as? String,
+                  name.hasPrefix("soak-recorder-"), let source = output["source"] as? Int else { continue }
+            let sink = String(name.dropFirst("soak-recorder-".count))
+            guard let monitor = monitors[sink] else { continue }
+            if sourceNames[source] == sink + ".monitor" {
+                monitor.seenInPlace()
+            } else {
+                say("soak: the recorder of \(sink) was moved to \(sourceNames[source] ?? "?"); started again")
+                monitor.dropSinceSeenInPlace()
+                await lock.withLock { recorders[sink] }?.stop(grace: .seconds(1))
+            }
         }
     }
 

@@ -131,6 +131,9 @@ resourceLoop.cancel()
 let ended = Date()
 let rows = try LoggedRow.read(herald.databasePath)
 let heard = SoundWorld.sinks.flatMap { sound.monitors[$0]!.heard }
+let blind = Dictionary(uniqueKeysWithValues: SoundWorld.sinks.map { ($0, sound.monitors[$0]!.blind) })
+let blindSeconds = blind.values.joined().reduce(0.0) { $0 + min($1.end, ended).timeIntervalSince(max($1.start, began)) }
+say(String(format: "herald-soak: the monitors were not listened to for %.1f s in all (sound servers down, sinks unplugged, recorders moved)", max(0, blindSeconds)))
 await herald.stop()
 let exits = herald.exits
 keepStreams.cancel()
@@ -146,7 +149,7 @@ if mounted {
 }
 
 try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + "/user.log", atomically: true, encoding: .utf8)
-let findings = Checker(history: history, rows: rows, heard: heard, exits: exits, grace: 120, end: ended).check()
+let findings = Checker(history: history, rows: rows, heard: heard, blind: blind, exits: exits, grace: 120, end: ended).check()
 let failures = Soak.report(findings, history: history, heard: heard.count, idleChecks: idleChecks,
                            minutes: ended.timeIntervalSince(began) / 60, seed: seed, folder: folder,
                            finalCheckDone: finalCheck != nil)
