@@ -139,10 +139,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The soak (scripts/soak.sh): a real `herald serve` left alone with faults; talks to it only
-        // from outside (HTTP, MQTT, pactl, its SQLite file), so it links none of Herald's modules.
+        // from outside (HTTP, MQTT, pactl, its SQLite file): of Herald's modules it links only
+        // HeraldTesting (the seeded generator and free ports the tests use too).
         .executableTarget(
             name: "herald-soak",
             dependencies: [
+                "HeraldTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -175,7 +177,7 @@ let package = Package(
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SoundFile", "HeraldCore", "HeraldStore", "PulseAudio",
+            dependencies: ["SoundFile", "HeraldCore", "HeraldStore", "PulseAudio", "HeraldTesting",
                            .product(name: "Logging", package: "swift-log")]),
     ]
 )

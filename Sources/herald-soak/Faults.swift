@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 
 /// The faults of a box nobody looks at, one at a time at random moments, each kind in turn in a
 /// seeded order (so a short soak still tries each): a kill -9 of the daemon (some aimed at the end

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HeraldTesting
 import NIOCore
 
 /// `herald serve` as a box runs it: restarted at once whenever it exits, as systemd would; its
@@ -23,12 +24,12 @@ final class HeraldUnderTest: @unchecked Sendable {
     var configPath: String { folder + "/herald.yaml" }
     var pid: Int32? { lock.withLock { child?.isRunning == true ? child?.pid : nil } }
 
-    init(binary: String, folder: String, sound: SoundWorld, brokerPort: Int) {
+    init(binary: String, folder: String, sound: SoundWorld, brokerPort: Int) throws {
         self.binary = binary
         self.folder = folder
         self.sound = sound
         self.brokerPort = brokerPort
-        port = freePort()
+        port = try LoopbackPort.free()
     }
 
     /// The config a shop would write: defaults but for where things live, the broker, and a short
@@ -136,7 +137,7 @@ final class HeraldUnderTest: @unchecked Sendable {
 /// backend's view of the hub's events.
 final class Broker: @unchecked Sendable {
     let folder: String
-    let port = freePort()
+    let port: Int
     private let lock = NSLock()
     private var child: Child?
     private var events: Child?
@@ -144,7 +145,10 @@ final class Broker: @unchecked Sendable {
     /// The hub's events seen so far, as JSON objects.
     private(set) var seen: [[String: Any]] = []
 
-    init(folder: String) { self.folder = folder }
+    init(folder: String) throws {
+        self.folder = folder
+        port = try LoopbackPort.free()
+    }
 
     func start() async throws {
         let data = folder + "/mosquitto/"

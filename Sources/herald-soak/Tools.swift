@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 import Subprocess
 
 /// A child process of the soak (a server, the daemon, a recorder), on swift-subprocess like every
@@ -122,37 +123,6 @@ func run(_ path: String, _ arguments: [String], environment: [String: String]) a
         return (code, result.standardOutput)
     } catch {
         return (-1, "\(error)")
-    }
-}
-
-/// A port the kernel says is free now.
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length)
-            return getsockname(fd, pointer, &length)
-        }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// SplitMix64: the same seed gives the same schedule, so a failing run can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 
 /// What a till, a payment backend and a caregiver send: payments with request ids over HTTP and
 /// MQTT (some sent twice, some of those at once), texts of every priority, reminders falling due

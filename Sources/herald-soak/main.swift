@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 
 // herald-soak --minutes N --seed S: a real `herald serve` left alone with its own PulseAudio
 // (three null sinks, a radio), its own Mosquitto, traffic and faults from a seeded schedule; then
@@ -24,13 +25,13 @@ if getuid() == 0 {
 say("herald-soak: \(minutes) minutes, seed \(seed), folder \(folder)\(mounted ? "" : " (not root: no disk-full faults)")")
 
 let sound = SoundWorld(folder: folder)
-let broker = Broker(folder: folder)
+let broker = try Broker(folder: folder)
 let history = History()
 try await sound.start(savedState: true)
 say("herald-soak: PulseAudio up")
 try await broker.start()
 say("herald-soak: Mosquitto up")
-let herald = HeraldUnderTest(binary: binary, folder: folder, sound: sound, brokerPort: broker.port)
+let herald = try HeraldUnderTest(binary: binary, folder: folder, sound: sound, brokerPort: broker.port)
 try herald.writeConfig()
 let keepStreams = Task { await sound.keepStreamsUp() }
 let watchEvents = Task { await broker.watchEvents() }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 
 /// A Mosquitto of one test, beside the shared one of scripts/test.sh: its own folder, config, pid
 /// file and free loopback port, for what the shared broker must not carry (a TLS listener, users
@@ -54,22 +55,8 @@ final class MQTTPrivateBroker {
     /// What the broker logged: why it refused a client, what it denied.
     var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
-    /// A loopback port nothing listens on now: the kernel's pick for a socket bound to port 0.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SoundServer.CommandFailed(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw SoundServer.CommandFailed(description: "bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A loopback port nothing listens on now (HeraldTesting's `LoopbackPort`).
+    static func freePort() throws -> Int { try LoopbackPort.free() }
 
     /// Whether a TCP connection to `port` on loopback is accepted.
     static func accepts(_ port: Int) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Testing
 
 /// A year of reminders in seconds of CPU (issue 27): the pure scheduler driven by a simulated
@@ -14,24 +15,12 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_767_225_600)
     static let end = start.addingTimeInterval(365 * 86_400)
 
-    /// SplitMix64: a seeded generator, so a failure is replayed by its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The hub's power: off stretches from a minute to two days, on about one day in ten.
     struct Power {
         var outages: [(from: Date, until: Date)] = []
 
         init(seed: UInt64) {
-            var random = Seeded(state: seed)
+            var random = SeededRandom(seed: seed)
             var day = SimulatedYearTests.start
             while day < SimulatedYearTests.end {
                 if Double.random(in: 0..<1, using: &random) < 0.1 {
@@ -64,7 +53,7 @@ import Testing
     /// Runs one reminder through the year; returns every occurrence it accounted for, by due
     /// time, and the sayings of repeats.
     func simulate(_ reminder: Reminder, power: Power, seed: UInt64) -> (firings: [Date: [Firing]], repeats: Int, escalations: Int) {
-        var random = Seeded(state: seed ^ 0xA5A5)
+        var random = SeededRandom(seed: seed ^ 0xA5A5)
         var state = ReminderScheduler.initialState(for: reminder, now: Self.start)
         var firings: [Date: [Firing]] = [:]
         var repeats = 0, escalations = 0
@@ -176,7 +165,7 @@ import Testing
     @Test(arguments: ["Europe/Berlin", "Asia/Kolkata", "Australia/Sydney"])
     func quietHoursEndEveryNightOfTheYear(zone: String) throws {
         let quiet = QuietHours(windows: [QuietWindow("22:00-07:00")!], timeZone: try #require(TimeZone(identifier: zone)))
-        var random = Seeded(state: 7)
+        var random = SeededRandom(seed: 7)
         var instant = Self.start
         var checked = 0
         while instant < Self.end {
