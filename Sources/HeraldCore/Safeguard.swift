@@ -53,14 +53,10 @@ public actor Safeguard {
         // Subscribed before the snapshot, so a stream appearing in between is ducked too.
         let events = try await sound.events()
         let opening: Opening = try await serially {
-            // Three questions sent at once (one round trip on the way to the first word, not three).
-            async let sinkAnswer = sound.sink(named: sinkName)
-            async let streamsAnswer = sound.streams()
+            let sink = try await sound.sink(named: sinkName)
+            let streams = try await sound.streams()
             // Not worth failing an announcement for: a journal without it is restored as before.
-            async let instanceAnswer = try? sound.serverInfo().instance
-            let sink = try await sinkAnswer
-            let streams = try await streamsAnswer
-            let instance = await instanceAnswer
+            let instance = try? await sound.serverInfo().instance
             switch machine.open(sink: sink, streams: streams, mute: mute, serverInstance: instance) {
             case .suppressMuted:
                 logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
