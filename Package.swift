@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "HeraldMQTT",
             dependencies: [
-                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake",
+                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

@@ -46,7 +46,7 @@ public struct MQTTLink: Service {
             try? await gracefulShutdown()
             return
         }
-        let outbox = Outbox(client: client, monitor: monitor)
+        let outbox = EventOutbox(client: client, monitor: monitor, live: live, logger: logger)
         client.start()
         logger.info("MQTT: connecting to \(settings.brokerURL) as \(settings.clientID), topics \(settings.subscriptions.joined(separator: ", "))")
         await withGracefulShutdownHandler {
@@ -57,7 +57,7 @@ public struct MQTTLink: Service {
                         monitor.moved(to: .connected)
                         logger.notice("MQTT: connected to \(settings.brokerURL)")
                         group.addTask {
-                            await outbox.send(settings.statusTopic, await presence(), retain: true, keep: false)
+                            await outbox.sendNow(settings.statusTopic, await presence(), retain: true)
                             await outbox.flush()
                         }
                     case .down(let reason, let retry):
@@ -69,6 +69,8 @@ public struct MQTTLink: Service {
                         if let accepted = await take(message, outbox: outbox) {
                             group.addTask { await report(accepted, topic: message.topic, outbox: outbox) }
                         }
+                    case .acknowledged(let mid):
+                        group.addTask { await outbox.acknowledged(mid: mid) }
                     case .refused(let what):
                         // Most often the broker's ACL: the hub runs on without that topic, and says so.
                         monitor.update { $0.lastError = what }
@@ -99,7 +101,7 @@ public struct MQTTLink: Service {
 
     /// Validates and queues one message; returns the accepted row whose outcome is still to come.
     /// Everything else is answered on the events topic at once.
-    private func take(_ message: MosquittoClient.Message, outbox: Outbox) async -> AnnouncementRecord? {
+    private func take(_ message: MosquittoClient.Message, outbox: EventOutbox) async -> AnnouncementRecord? {
         let (topic, payload) = (message.topic, message.payload)
         guard settings.subscriptions.contains(topic) else {
             logger.warning("MQTT: ignored a message on \(topic), which Herald does not subscribe to")
@@ -157,7 +159,7 @@ public struct MQTTLink: Service {
 
     /// Waits for the announcement's outcome and publishes it. A daemon that stops first leaves it
     /// queued for the next start, without an event.
-    private func report(_ record: AnnouncementRecord, topic: String, outbox: Outbox) async {
+    private func report(_ record: AnnouncementRecord, topic: String, outbox: EventOutbox) async {
         guard let finished = try? await daemon.waitUntilFinished(id: record.id), finished.outcome != nil else { return }
         await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: finished).json)
     }
@@ -190,38 +192,5 @@ public struct MQTTLink: Service {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return nil }
         let data = (object["message"] as? [String: Any])?["data"] as? [String: Any]
         return (object["request_id"] ?? data?["request_id"]) as? String
-    }
-}
-
-/// Publishes events, keeping those that cannot go out now (the broker away) for the next connect.
-actor Outbox {
-    let client: MosquittoClient
-    let monitor: LinkMonitor
-    private var backlog: [(topic: String, payload: [UInt8])] = []
-    /// Beyond this many waiting events the oldest are dropped: a hub offline for days must not
-    /// grow without bound.
-    static let limit = 10_000
-
-    init(client: MosquittoClient, monitor: LinkMonitor) {
-        self.client = client
-        self.monitor = monitor
-    }
-
-    /// `keep`: hold it for the next connect when it cannot go now (events, not presence).
-    func send(_ topic: String, _ payload: [UInt8], retain: Bool = false, keep: Bool = true) {
-        do {
-            try client.publish(topic, payload, retain: retain)
-            if !retain { monitor.update { $0.eventsPublished += 1 } }
-        } catch {
-            guard keep else { return }
-            backlog.append((topic, payload))
-            if backlog.count > Self.limit { backlog.removeFirst(backlog.count - Self.limit) }
-        }
-    }
-
-    func flush() {
-        let waiting = backlog
-        backlog = []
-        for (topic, payload) in waiting { send(topic, payload) }
     }
 }

@@ -28,6 +28,9 @@ final class MosquittoClient: @unchecked Sendable {
         /// The broker answered a SUBSCRIBE or a PUBLISH with a failure (its ACL, most often); the
         /// link stays up. Says what was refused and why.
         case refused(String)
+        /// The broker's PUBACK for the message `publish` returned this id: it has it (or, with a
+        /// `refused` event just before, will never take it).
+        case acknowledged(mid: Int32)
     }
 
     /// One PUBLISH as the broker delivered it.
@@ -153,8 +156,10 @@ final class MosquittoClient: @unchecked Sendable {
         thread.start()
     }
 
-    /// Publishes `payload` (QoS 1). Throws when the broker is not connected: the caller keeps it.
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws(MosquittoError) {
+    /// Publishes `payload` (QoS 1) and returns its message id, which `Event.acknowledged` names
+    /// once the broker has it. Throws when the broker is not connected: the caller keeps it.
+    @discardableResult
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws(MosquittoError) -> Int32 {
         guard callbacks.isConnected else { throw MosquittoError(MosquittoError.noConnection, "publish to \(topic)") }
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes {
@@ -162,6 +167,7 @@ final class MosquittoClient: @unchecked Sendable {
         }
         try check(rc, "publish to \(topic)")
         callbacks.expect(mid: mid, "publish to \(topic)")
+        return mid
     }
 
     var isConnected: Bool { callbacks.isConnected }

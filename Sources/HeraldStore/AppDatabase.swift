@@ -16,8 +16,8 @@ public struct DatabaseLocationError: Error, CustomStringConvertible {
     }
 }
 
-/// Herald's SQLite file: the announcement log, the clip cache index and the reminders (the
-/// restore journal has a file of its own, `JournalFile`).
+/// Herald's SQLite file: the announcement log, the clip cache index, the reminders and the MQTT
+/// events the broker has not taken yet (the restore journal has a file of its own, `JournalFile`).
 ///
 /// Migrates in its initializer. Writes are synced (`synchronous = FULL`, a rollback journal
 /// truncated after each commit instead of deleted and made again: no unlink per commit), so
@@ -215,6 +215,14 @@ public struct AppDatabase: Sendable {
                 guard body.contains(" "), let amount = try? Amount.parse(logged: body, fallback: .usd) else { continue }
                 try db.execute(sql: "UPDATE announcement SET amount_minor_units = ?, amount_currency = ? WHERE id = ?",
                                arguments: [amount.minorUnits, amount.currency.code, row["id"] as String])
+            }
+        }
+        migrator.registerMigration("v9: MQTT events kept until the broker has them") { db in
+            try db.create(table: "event_outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("topic", .text).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("held_at", .datetime).notNull()
             }
         }
         return migrator

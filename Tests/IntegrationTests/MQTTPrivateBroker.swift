@@ -9,6 +9,7 @@ final class MQTTPrivateBroker {
     let port: Int
     private let pidFile: String
     private let logFile: String
+    private let configFile: String
 
     /// `config`: the listener's settings, after `listener PORT 127.0.0.1` (certfile, password_file...).
     init(config: String, in folder: String) throws {
@@ -16,7 +17,7 @@ final class MQTTPrivateBroker {
         port = try Self.freePort()
         pidFile = folder + "/mosquitto.pid"
         logFile = folder + "/mosquitto.log"
-        let configFile = folder + "/mosquitto.conf"
+        configFile = folder + "/mosquitto.conf"
         // As root, Mosquitto would drop to the `mosquitto` user, which may not read this folder.
         try """
             user \(NSUserName())
@@ -28,6 +29,12 @@ final class MQTTPrivateBroker {
             listener \(port) 127.0.0.1
             \(config)
             """.write(toFile: configFile, atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    /// Starts the broker from its config, on its port; after `stop`, a broker back with no
+    /// memory of what it held (persistence is off).
+    func start() throws {
         // Not `Process`: the daemon forked by -d would keep the pipes Foundation waits on.
         try Broker.spawnAndReap(["/bin/bash", "-c",
                                  #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec mosquitto -c "$1" -d"#,

@@ -255,6 +255,52 @@ final class MQTTTests {
         #expect(rows.first { $0["request_id"] as? String == "signed-1" }?["signed_by"] as? String == "till")
     }
 
+    /// Issue 27: events waiting for the broker were held in memory, so a hub killed while its
+    /// broker was away never reported what it had said. They wait in the database until the
+    /// broker acknowledges them, and the next start sends them.
+    @Test func anOutcomeOwedWhileTheBrokerWasAwayIsSentAfterAKill() throws {
+        let folder = NSTemporaryDirectory() + "herald-owed-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let broker = try MQTTPrivateBroker(config: "allow_anonymous true", in: folder)
+        defer { broker.stop() }
+        let access = BrokerAccess(port: broker.port)
+        let name = "hub-\(UUID().uuidString.prefix(8).lowercased())"
+        let port = DaemonTests.port()
+        let harness = try HeraldHarness(extraConfig: """
+            api:
+              listen: 127.0.0.1:\(port)
+            mqtt:
+              broker: mqtt://127.0.0.1:\(broker.port)
+              hub: \(name)
+              keepalive: 5s
+            """)
+        var daemon = try Daemon(harness, port: port)
+        try waitConnected(daemon)
+        let before = try Subscription("herald/\(name)/events", via: access)
+        // Long enough (about 4 s of speech) to be still playing when the broker has stopped.
+        try Broker.publish("herald/\(name)/announce",
+                           #"{"text": "Order forty two is ready at the counter, please come and collect it now", "request_id": "owed-1"}"#,
+                           via: access)
+        try before.waitFor("the accepted event") { $0["outcome"] as? String == "accepted" }
+        broker.stop()
+        try SoundServer.waitFor("the announcement to be played", timeout: 30) {
+            try harness.history().first?["outcome"] as? String == "played"
+        }
+        try #require(!before.messages.contains { $0["outcome"] as? String == "played" },
+                     "the broker stopped before the outcome could go: \(before.messages)")
+        daemon.crash()
+        try broker.start()
+        let after = try Subscription("herald/\(name)/events", via: access)
+        daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let played = try after.waitFor("the played event owed since before the kill") {
+            $0["request_id"] as? String == "owed-1" && $0["outcome"] as? String == "played"
+        }
+        #expect(played.count == 1, "\(after.messages)")
+        #expect(played.first?["onset_latency_ms"] as? Int != nil)
+    }
+
     @Test func aKilledHubIsShownOfflineByItsLastWill() throws {
         let hub = try hub()
         let daemon = try start(hub)
