@@ -56,7 +56,7 @@ public actor Safeguard {
             let sink = try await sound.sink(named: sinkName)
             let streams = try await sound.streams()
             // Not worth failing an announcement for: a journal without it is restored as before.
-            let instance = try? await sound.serverInfo().instance
+            let instance = await sound.serverInstance()
             switch machine.open(sink: sink, streams: streams, mute: mute, serverInstance: instance) {
             case .suppressMuted:
                 logger.info("sink muted and mute policy is respect: not playing", metadata: ["sink": "\(sinkName)"])
@@ -118,7 +118,7 @@ public actor Safeguard {
             }
             let streams = try await sound.streams()
             // Unknown (a failed request): the journal is restored as after a crash, as before.
-            let instance = try? await sound.serverInfo().instance
+            let instance = await sound.serverInstance()
             let restarted = pending.serverInstance != nil && instance != nil && pending.serverInstance != instance
             if restarted { logger.notice("the sound server started again since the journal was written: its values are not a user's") }
             let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams,

@@ -107,6 +107,10 @@ public struct PlaybackReport: Sendable, Equatable {
 /// Every call has a bounded wait; a lost server throws `SoundSystemError`, it never hangs.
 public protocol SoundSystem: Sendable {
     func serverInfo() async throws -> ServerInfo
+    /// This run of the server (`ServerInfo.instance`), nil when it cannot be known. It cannot
+    /// change under one connection, so a connection may ask the server once (the default asks
+    /// every time).
+    func serverInstance() async -> UInt32?
     /// The sink called `name`; throws `SoundSystemError.noSuchSink` when there is none.
     func sink(named name: String) async throws -> SinkState
     func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws
@@ -173,4 +177,8 @@ extension SoundSystemError {
     /// The sink went away while Herald played on it: said again where the listener now listens,
     /// unless the sink is still there (someone stopped the stream).
     public var isSinkGone: Bool { if case .sinkGone = self { true } else { false } }
+}
+
+extension SoundSystem {
+    public func serverInstance() async -> UInt32? { try? await serverInfo().instance }
 }

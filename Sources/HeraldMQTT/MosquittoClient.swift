@@ -177,7 +177,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// Any number of calls; only the first says goodbye. Blocks: call it off the cooperative pool.
     func stop(goodbye: (topic: String, payload: [UInt8])?) {
         if started.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
-            if let goodbye { try? publish(goodbye.topic, goodbye.payload, retain: true) }
+            if let goodbye { _ = try? publish(goodbye.topic, goodbye.payload, retain: true) }
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
                 // Queued after the goodbye, so the broker reads it first; NO_CONN when already down,
                 // which is what stopping wants anyway.

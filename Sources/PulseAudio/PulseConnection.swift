@@ -27,6 +27,8 @@ public final class PulseConnection: @unchecked Sendable {
     var activePlayback: PulsePlayback?
     /// A corked stream kept for the next announcement (`keepWarm`). Touched with the lock held.
     var warmStream: WarmStream?
+    /// This run of the server (`serverInstance()`), once known: a connection has one server run.
+    let knownServerInstance = Mutex<UInt32?>(nil)
 
     /// Connects to `server`, else the one `PULSE_SERVER` names, else the user's default server.
     /// - Parameters:
@@ -60,6 +62,7 @@ public final class PulseConnection: @unchecked Sendable {
         self.requestTimeout = timeout
         self.logger = logger
         try await connect(server: server)
+        _ = await serverInstance()
     }
 
     deinit {

@@ -12,6 +12,14 @@ extension PulseConnection: SoundSystem {
         try await setSinkInputMute(index: index, to: muted)
     }
 
+    /// Asked once per connection (at connect): it was one more round trip in every safeguard open.
+    public func serverInstance() async -> UInt32? {
+        if let known = knownServerInstance.withLock({ $0 }) { return known }
+        let instance = try? await serverInfo().instance
+        if let instance { knownServerInstance.withLock { $0 = instance } }
+        return instance
+    }
+
     public func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
         try await play(audio, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
