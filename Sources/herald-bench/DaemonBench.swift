@@ -76,15 +76,16 @@ struct DaemonBench {
         return (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
     }
 
-    /// The daemon's figures; with `sinkStatesOnly`, only the table of POST to first sample per sink state.
-    func run(sentence: String, baselines: CLIBaselines?, sinkStatesOnly: Bool = false) async throws {
+    /// The daemon's figures; with `sinkStatesOnly`, only the table of POST to first sample per sink state (of `states`).
+    func run(sentence: String, baselines: CLIBaselines?, sinkStatesOnly: Bool = false,
+             states: [SinkStateBench.State] = SinkStateBench.State.allCases) async throws {
         let daemon = try await startDaemon()
         defer { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() }
         try await Task.sleep(for: .seconds(1))
         let idle = Self.memory(of: daemon.processIdentifier)
         print(String(format: "daemon (herald serve) idle after start: RSS %.1f MB, RssAnon %.1f MB", idle.current, idle.anonymous))
         try await post(#"{"text": "\#(sentence)"}"#).value
-        let rows = try await SinkStateBench(daemon: self, sentence: sentence).run()
+        let rows = try await SinkStateBench(daemon: self, sentence: sentence, states: states).run()
         var sink = try await bench.connection.sink(named: bench.sink)
         sink.state = .suspended
         SinkStateBench.printTable(rows, http: try await httpRoundTrip(),

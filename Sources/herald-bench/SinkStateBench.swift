@@ -8,6 +8,8 @@ import HeraldCore
 struct SinkStateBench {
     let daemon: DaemonBench
     let sentence: String
+    /// The states measured, in this order.
+    var states = State.allCases
     var bench: Bench { daemon.bench }
     /// What the pack composes for 25.30 USD, spoken by espeak-ng in the script's row.
     static let paymentText = "Payment received: twenty-five dollars and thirty cents"
@@ -46,7 +48,7 @@ struct SinkStateBench {
         guard let clip, clip.channelCount == 1 else { throw BenchError("the cached sentence is not a mono clip") }
         let floor = try BareWarmClient(sink: bench.sink)
         var rows: [Row] = []
-        for state in State.allCases {
+        for state in states {
             print("sink \(state.rawValue):")
             var radio: Process?
             var suspendModule: String?

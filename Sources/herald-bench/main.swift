@@ -28,7 +28,10 @@ if CommandLine.arguments.contains("--piper-only"), let piper = PiperBench(bench:
     exit(0)
 }
 if CommandLine.arguments.contains("--sink-states-only") {
-    try await DaemonBench(bench: bench).run(sentence: sentence, baselines: nil, sinkStatesOnly: true)
+    // `--sink-state suspended`: that state's rows only (an A/B of one row takes minutes, not eleven).
+    let chosen = CommandLine.arguments.firstIndex(of: "--sink-state").flatMap { SinkStateBench.State(rawValue: CommandLine.arguments[$0 + 1]) }
+    try await DaemonBench(bench: bench).run(sentence: sentence, baselines: nil, sinkStatesOnly: true,
+                                            states: chosen.map { [$0] } ?? SinkStateBench.State.allCases)
     exit(0)
 }
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
