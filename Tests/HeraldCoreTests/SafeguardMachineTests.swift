@@ -42,6 +42,23 @@ import Testing
         #expect(abs(last.loudest.exactPercent * 0.7 - 0.3 * 16) < 0.01)
     }
 
+    /// Between back-to-back announcements: a sink muted or lowered below the session's own level
+    /// needs a fresh open; one left alone, or made louder, does not (rule 8: no pumping).
+    @Test func aSessionIsStillReadyUnlessItsSinkWasMutedOrLowered() throws {
+        var safeguard = machine()
+        #expect(!safeguard.isStillReady(nullSink(volumes: percent(70, 70))), "a closed safeguard holds no session")
+        _ = try proceed(safeguard.open(sink: nullSink(volumes: percent(20, 20), muted: true), streams: [], mute: .override))
+        #expect(safeguard.isStillReady(nullSink(volumes: percent(70, 70))))
+        #expect(safeguard.isStillReady(nullSink(volumes: percent(90, 90))))
+        #expect(!safeguard.isStillReady(nullSink(volumes: percent(70, 70), muted: true)))
+        #expect(!safeguard.isStillReady(nullSink(volumes: percent(50, 50))))
+        // Found loud enough: its own level is what it found.
+        var loud = machine()
+        _ = loud.open(sink: nullSink(volumes: percent(85, 85)), streams: [], mute: .override)
+        #expect(loud.isStillReady(nullSink(volumes: percent(85, 85))))
+        #expect(!loud.isStillReady(nullSink(volumes: percent(75, 75))))
+    }
+
     @Test func aMutedSinkSilencesTheOtherStreamsBeforeUnmuting() throws {
         var safeguard = machine()
         let actions = try proceed(safeguard.open(sink: nullSink(volumes: percent(20, 20), muted: true),

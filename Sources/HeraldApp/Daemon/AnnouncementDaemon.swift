@@ -295,14 +295,11 @@ public actor AnnouncementDaemon {
             // The default sink changed between two announcements: the next opens on the new one.
             await closeSession()
         }
-        if let open = session, let now = try? await sound.sink(named: open.sinkName),
-           now.muted || now.volumes.loudest < (open.entry.setVolumes ?? open.before.volumes).loudest {
-            // Muted, or lowered below what the session left it at, during the last one (by the
-            // user, or a sound server that came back at its saved values): that change is theirs
-            // to keep (rule 7), and this announcement must still be heard, so the session closes
-            // and opens afresh. Compared with the session's own level, not `min_volume`: quiet
-            // hours may raise to less than that, and back-to-back ones must not pump (rule 8).
-            // Found by the soak: the rest of the session was played into a muted sink, logged `played`.
+        if let open = session, await !open.safeguard.isStillReady() {
+            // Muted or lowered during the last one (SafeguardMachine.isStillReady): that change is
+            // the user's to keep (rule 7), and this announcement must still be heard, so the
+            // session closes and opens afresh. Found by the soak: the rest of the session was
+            // played into a muted sink and logged `played`.
             logger.info("the sink was muted or lowered during the last announcement; applying the safeguard again",
                         metadata: ["sink": "\(open.sinkName)"])
             await closeSession()
