@@ -41,7 +41,9 @@ struct Faults: Sendable {
     }
 
     private func apply(_ kind: Kind, random: inout SeededRandom) async {
-        history.fault(kind.rawValue)
+        // An aimed kill is recorded when it is sent, after its wait: the report measures it
+        // against the last sample heard.
+        if kind != .aimedKill { history.fault(kind.rawValue) }
         switch kind {
         case .daemonKill:
             herald.kill9()
@@ -55,6 +57,7 @@ struct Faults: Sendable {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...60, using: &random)))
+            history.fault(kind.rawValue)
             herald.kill9()
         case .pulseRestart, .pulseFresh:
             await sound.kill9()

@@ -9,7 +9,7 @@ enum Soak {
     }
 
     /// Prints the table; returns the number of violations.
-    static func report(_ findings: Checker.Findings, history: History, heard: Int, idleChecks: Int, minutes: Double,
+    static func report(_ findings: Checker.Findings, history: History, heard: Int, aimedKills: [Double], idleChecks: Int, minutes: Double,
                        seed: UInt64, folder: String, finalCheckDone: Bool) -> Int {
         let faults = history.with { $0.faults }
         let (changes, leftChanged, healthFailures, healthChecks, samples) = history.with {
@@ -32,6 +32,12 @@ enum Soak {
 
             outcomes of the accepted: \(outcomes); \(heard) stretches of sound heard on the monitors
             """)
+        if !aimedKills.isEmpty {
+            let sorted = aimedKills.sorted()
+            let window = sorted.filter { $0 >= -15 && $0 <= 70 }.count
+            say(String(format: "aimed kills: %d, sent %.0f to %.0f ms after the last sample heard (median %.0f); %d of them within -15 to 70 ms, where a row used to be said again",
+                       sorted.count, sorted.first!, sorted.last!, sorted[sorted.count / 2], window))
+        }
         var problems: [String] = findings.lost.map { "lost: \($0)" } + findings.twice.map { "said twice: \($0)" }
             + findings.unasked.map { "heard, not asked for: \($0)" } + findings.notHeard.map { "not heard: \($0)" }
             + findings.refused.map { "refused: \($0)" } + findings.reminderProblems.map { "reminder: \($0)" }
