@@ -51,6 +51,7 @@ public struct MQTTLink: Service {
         logger.info("MQTT: connecting to \(settings.brokerURL) as \(settings.clientID), topics \(settings.subscriptions.joined(separator: ", "))")
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
+                group.addTask { await reportTakenUp(outbox: outbox) }
                 for await event in client.events {
                     switch event {
                     case .connected:
@@ -158,10 +159,20 @@ public struct MQTTLink: Service {
     }
 
     /// Waits for the announcement's outcome and publishes it. A daemon that stops first leaves it
-    /// queued for the next start, without an event.
+    /// queued for the next start, which reports it (`reportTakenUp`).
     private func report(_ record: AnnouncementRecord, topic: String, outbox: EventOutbox) async {
         guard let finished = try? await daemon.waitUntilFinished(id: record.id), finished.outcome != nil else { return }
         await outbox.send(settings.eventsTopic, MQTTEvent(hub: settings.hub, topic: topic, record: finished).json)
+    }
+
+    /// The outcomes of what an earlier run accepted over MQTT and could not report (killed, or
+    /// stopped with it queued): this run says it, or logged it played from the said mark. The
+    /// topic it came in on is not logged: the events name the hub's own announce topic.
+    private func reportTakenUp(outbox: EventOutbox) async {
+        let rows = await daemon.rowsTakenUpFromLastRun().filter { $0.source == .mqtt }
+        await withDiscardingTaskGroup { group in
+            for row in rows { group.addTask { await report(row, topic: settings.announceTopic, outbox: outbox) } }
+        }
     }
 
     /// The retained `online` status: what a backend wants to see of a hub before it sends to it.

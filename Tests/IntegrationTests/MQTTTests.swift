@@ -301,6 +301,30 @@ final class MQTTTests {
         #expect(played.first?["onset_latency_ms"] as? Int != nil)
     }
 
+    /// A message accepted over MQTT whose hub was killed while saying it is said again at the
+    /// next start, and its outcome is reported then: the backend that saw `accepted` learns how
+    /// it ended (the earlier run's wait for it died with the process).
+    @Test func anAnnouncementCutByAKillHasItsOutcomeReportedAfterTheRestart() throws {
+        let hub = try hub()
+        var daemon = try start(hub)
+        let events = try Subscription("herald/\(hub.name)/events")
+        try Broker.publish("herald/\(hub.name)/announce",
+                           #"{"text": "Order fifty one is ready at the counter, please come and collect it now", "request_id": "cut-1"}"#)
+        try events.waitFor("the accepted event") { $0["request_id"] as? String == "cut-1" && $0["outcome"] as? String == "accepted" }
+        // About 4 s of speech: killed while it plays.
+        usleep(1_000_000)
+        daemon.crash()
+        #expect(!events.messages.contains { $0["request_id"] as? String == "cut-1" && $0["outcome"] as? String == "played" })
+        daemon = try start(hub)
+        defer { daemon.stop() }
+        let played = try events.waitFor("the outcome after the restart", timeout: 30) {
+            $0["request_id"] as? String == "cut-1" && $0["outcome"] as? String == "played"
+        }
+        #expect(played.count == 1)
+        let rows = try hub.harness.history()
+        #expect(rows.count == 1 && rows.first?["outcome"] as? String == "played", "\(rows)")
+    }
+
     @Test func aKilledHubIsShownOfflineByItsLastWill() throws {
         let hub = try hub()
         let daemon = try start(hub)

@@ -102,6 +102,10 @@ public actor AnnouncementDaemon {
     /// True once `run` has queued again what an earlier stop left: a test submits after it, or
     /// its own row would be read back as left over and queued twice.
     var requeued = false
+    /// The rows an earlier run left unsaid that this run took up (queued again, or logged played
+    /// from the said mark), known once `requeued`; and who waits for them.
+    var takenUp: [AnnouncementRecord] = []
+    var takenUpWaiters: [CheckedContinuation<[AnnouncementRecord], Never>] = []
 
     /// - Parameters:
     ///   - now: the wall clock; a test drives quiet hours and max age with its own.
@@ -149,6 +153,7 @@ public actor AnnouncementDaemon {
             await requeueUnfinished()
         }
         requeued = true
+        answerTakenUpWaiters()
         wake.yield()
         for await _ in wakes {
             if machine.stopping { break }
@@ -190,6 +195,7 @@ public actor AnnouncementDaemon {
             logger.notice("stopping: \(left) announcement(s) not yet said stay in the log and are said at the next start")
         }
         if machine.shutDown() { playing?.cancel() }
+        answerTakenUpWaiters()
         wake.finish()
         changes.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
@@ -492,6 +498,7 @@ public actor AnnouncementDaemon {
                 record.error = "heard to its end before the daemon stopped; logged at the next start"
                 logger.notice("announcement \(row.id) was heard to its end before the last stop: logged played, not said again")
                 await log(record)
+                takenUp.append(record)
                 continue
             }
             guard !isTakenInSinceStart(row.id),
@@ -500,9 +507,24 @@ public actor AnnouncementDaemon {
             guard !isTakenInSinceStart(row.id), case .queue = await applyQuietHours(to: &entry) else { continue }
             guard !isTakenInSinceStart(row.id) else { continue }
             _ = machine.submit(entry)
+            takenUp.append(row)
             queuedAgain += 1
         }
         if queuedAgain > 0 { logger.notice("queued again \(queuedAgain) announcement(s) accepted before the last stop") }
+    }
+
+    /// Waits until `run` has read what an earlier run left, and returns the rows it took up (queued
+    /// again, or logged played from the said mark): an intake whose sender waits for outcomes
+    /// (MQTT's events) reports theirs, which the earlier run could not. Empty once stopping.
+    public func rowsTakenUpFromLastRun() async -> [AnnouncementRecord] {
+        if requeued || machine.stopping { return takenUp }
+        return await withCheckedContinuation { takenUpWaiters.append($0) }
+    }
+
+    private func answerTakenUpWaiters() {
+        let waiting = takenUpWaiters
+        takenUpWaiters = []
+        for waiter in waiting { waiter.resume(returning: takenUp) }
     }
 
     /// `id` is a request this run took in (queued, held, playing, or its row being written).
