@@ -46,7 +46,7 @@ public struct MQTTLink: Service {
             try? await gracefulShutdown()
             return
         }
-        let outbox = EventOutbox(client: client, monitor: monitor, live: live, logger: logger)
+        let outbox = EventOutbox(client: client, monitor: monitor, databasePath: live.value.configuration.databasePath, logger: logger)
         client.start()
         logger.info("MQTT: connecting to \(settings.brokerURL) as \(settings.clientID), topics \(settings.subscriptions.joined(separator: ", "))")
         await withGracefulShutdownHandler {
@@ -70,8 +70,8 @@ public struct MQTTLink: Service {
                         if let accepted = await take(message, outbox: outbox) {
                             group.addTask { await report(accepted, topic: message.topic, outbox: outbox) }
                         }
-                    case .acknowledged(let mid):
-                        group.addTask { await outbox.acknowledged(mid: mid) }
+                    case .acknowledged(let mid, let reason):
+                        group.addTask { await outbox.acknowledged(mid: mid, reason: reason) }
                     case .refused(let what):
                         // Most often the broker's ACL: the hub runs on without that topic, and says so.
                         monitor.update { $0.lastError = what }

@@ -95,7 +95,7 @@ final class MosquittoCallbacks: Sendable {
         if reason >= 0x80 {
             continuation.yield(.refused("the broker refused the \(what): \(String(cString: mosquitto_reason_string(reason)))"))
         }
-        continuation.yield(.acknowledged(mid: mid))
+        continuation.yield(.acknowledged(mid: mid, reason: reason))
     }
 
     func received(_ message: mosquitto_message, properties: OpaquePointer?) {

@@ -28,9 +28,9 @@ final class MosquittoClient: @unchecked Sendable {
         /// The broker answered a SUBSCRIBE or a PUBLISH with a failure (its ACL, most often); the
         /// link stays up. Says what was refused and why.
         case refused(String)
-        /// The broker's PUBACK for the message `publish` returned this id: it has it (or, with a
-        /// `refused` event just before, will never take it).
-        case acknowledged(mid: Int32)
+        /// The broker's PUBACK for the message `publish` returned this id, with its reason code:
+        /// below 0x80 it has it; from 0x80 on it refused it (a `refused` event came just before).
+        case acknowledged(mid: Int32, reason: Int32)
     }
 
     /// One PUBLISH as the broker delivered it.

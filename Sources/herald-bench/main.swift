@@ -29,7 +29,14 @@ if CommandLine.arguments.contains("--piper-only"), let piper = PiperBench(bench:
 }
 if CommandLine.arguments.contains("--sink-states-only") {
     // `--sink-state suspended`: that state's rows only (an A/B of one row takes minutes, not eleven).
-    let chosen = CommandLine.arguments.firstIndex(of: "--sink-state").flatMap { SinkStateBench.State(rawValue: CommandLine.arguments[$0 + 1]) }
+    var chosen: SinkStateBench.State?
+    if let flag = CommandLine.arguments.firstIndex(of: "--sink-state") {
+        let name = flag + 1 < CommandLine.arguments.count ? CommandLine.arguments[flag + 1] : ""
+        guard let state = SinkStateBench.State(rawValue: name) else {
+            throw BenchError("--sink-state '\(name)': say one of \(SinkStateBench.State.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        chosen = state
+    }
     try await DaemonBench(bench: bench).run(sentence: sentence, baselines: nil, sinkStatesOnly: true,
                                             states: chosen.map { [$0] } ?? SinkStateBench.State.allCases)
     exit(0)

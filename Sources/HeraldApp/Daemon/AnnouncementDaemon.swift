@@ -504,7 +504,12 @@ public actor AnnouncementDaemon {
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
             var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
-            guard !isTakenInSinceStart(row.id), case .queue = await applyQuietHours(to: &entry) else { continue }
+            guard !isTakenInSinceStart(row.id) else { continue }
+            if case .held = await applyQuietHours(to: &entry) {
+                // Deferred to the end of quiet hours, or suppressed and logged: taken up all the same.
+                takenUp.append(row)
+                continue
+            }
             guard !isTakenInSinceStart(row.id) else { continue }
             _ = machine.submit(entry)
             takenUp.append(row)
