@@ -70,10 +70,20 @@ final class MonitorRecorder: @unchecked Sendable {
     func seenInPlace() { lock.withLock { inPlaceAt = Date() } }
 
     /// Forgets what was heard since the recorder was last seen in place (it was moved meanwhile).
+    /// A stretch that began before is cut there, not dropped: back-to-back announcements make one
+    /// long stretch, and what it heard while in place was this sink's (dropping it whole made
+    /// every row it covered look unheard).
     func dropSinceSeenInPlace() {
         lock.withLock {
-            stretches.removeAll { $0.end > inPlaceAt }
-            if let current = open, current.lastLoud > inPlaceAt { open = nil }
+            stretches = stretches.compactMap { stretch in
+                guard stretch.end > inPlaceAt else { return stretch }
+                guard stretch.start < inPlaceAt else { return nil }
+                return Stretch(sink: stretch.sink, start: stretch.start, end: inPlaceAt)
+            }
+            if let current = open, current.lastLoud > inPlaceAt {
+                if current.start < inPlaceAt { stretches.append(Stretch(sink: sink, start: current.start, end: inPlaceAt)) }
+                open = nil
+            }
             blindSince = min(blindSince ?? inPlaceAt, inPlaceAt)
         }
     }

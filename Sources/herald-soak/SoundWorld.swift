@@ -107,9 +107,14 @@ final class SoundWorld: @unchecked Sendable {
     /// on another sink's monitor is stopped (and started again on its own), and what it heard
     /// since it was last seen in place is dropped, as it may be another sink's announcements.
     private func stopMovedRecorders() async {
-        let outputs = await pactl(["--format=json", "list", "source-outputs"])
+        // The sources read on both sides of the outputs: a server restarted between two reads
+        // numbers its sources afresh, and a recorder would look moved when it is not.
         let sources = await pactl(["list", "short", "sources"])
-        guard outputs.status == 0, sources.status == 0,
+        let outputs = await pactl(["--format=json", "list", "source-outputs"])
+        let sourcesAfter = await pactl(["list", "short", "sources"])
+        func numbering(_ list: String) -> [Substring] { list.split(separator: "\n").map { $0.split(separator: "\t").prefix(2).joined(separator: " ")[...] } }
+        guard outputs.status == 0, sources.status == 0, sourcesAfter.status == 0,
+              numbering(sources.output) == numbering(sourcesAfter.output),
               let list = try? JSONSerialization.jsonObject(with: Data(outputs.output.utf8)) as? [[String: Any]] else { return }
         var sourceNames: [Int: String] = [:]
         for line in sources.output.split(separator: "\n") {
