@@ -85,6 +85,12 @@ struct Checker {
                 }
                 continue
             }
+            // Silenced by the user (lowered or muted), then cut by a fault before it ended: its
+            // row was said again after the fault, and the log keeps only that play's times.
+            let silencedByUser = history.with { $0.userChangeTimes }.contains {
+                $0.target == stretch.sink && abs($0.at.timeIntervalSince(stretch.end)) < 0.5
+            }
+            if silencedByUser, faults.contains(where: { $0 > stretch.end && $0 < stretch.end.addingTimeInterval(30) }) { continue }
             findings.unasked.append("\(String(format: "%.2f", stretch.seconds)) s on \(stretch.sink) at \(stretch.start): no row was playing")
         }
     }

@@ -67,11 +67,14 @@ final class History: @unchecked Sendable {
 
     /// Every change the user made, for a look at a failed run (`user.log` in the soak's folder).
     private(set) var userLog: [String] = []
+    /// When the user changed each target, for the checker.
+    private(set) var userChangeTimes: [(at: Date, target: String)] = []
 
     /// The user changed `target`'s volume or mute (nil: left as it was, whatever it is now).
     func userChanged(_ target: String, percent: Int?, muted: Bool?) {
         lock.withLock {
             userChanges += 1
+            userChangeTimes.append((Date(), target))
             userLog.append("\(Date()) \(target) \(percent.map { "\($0)%" } ?? "") \(muted.map { $0 ? "muted" : "unmuted" } ?? "")")
             expected[target] = (expected[target] ?? [.fresh]).map { last in
                 Setting(percent: percent ?? last.percent, muted: muted ?? last.muted)
