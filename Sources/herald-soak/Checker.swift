@@ -95,15 +95,6 @@ struct Checker {
         }
     }
 
-    /// How long after the last sample heard each aimed kill was sent, in ms (negative: while the
-    /// sound still played). The row used to turn `played` 26-68 ms after the last sample, and a kill
-    /// in between made the whole announcement be said again; `twice` counts any such repeat.
-    func aimedKillOffsets() -> [Double] {
-        history.with { $0.faults }.filter { $0.kind == Faults.Kind.aimedKill.rawValue }.compactMap { kill in
-            heard.filter { $0.start < kill.at }.map(\.end).max().map { kill.at.timeIntervalSince($0) * 1000 }
-        }
-    }
-
     /// Reminders due before the end: said within the grace, or logged late or missed truthfully.
     private func checkReminders(_ findings: inout Findings) {
         let made = history.with { $0.reminders }

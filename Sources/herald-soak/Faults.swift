@@ -57,7 +57,7 @@ struct Faults: Sendable {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...60, using: &random)))
-            history.fault(kind.rawValue)
+            history.aimedKill(lastHeard: SoundWorld.sinks.compactMap { sound.monitors[$0]!.lastHeard }.max())
             herald.kill9()
         case .pulseRestart, .pulseFresh:
             await sound.kill9()

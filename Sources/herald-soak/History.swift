@@ -49,6 +49,15 @@ final class History: @unchecked Sendable {
     func acked(_ id: String) { lock.withLock { if let index = reminders.firstIndex(where: { $0.id == id }) { reminders[index].ackedAt = Date() } } }
 
     func fault(_ kind: String) { lock.withLock { faults.append((Date(), kind)) } }
+    /// How long after the last sound heard on any monitor each aimed kill was sent, in ms.
+    private(set) var aimedKillOffsets: [Double] = []
+    func aimedKill(lastHeard: Date?) {
+        let now = Date()
+        lock.withLock {
+            faults.append((now, Faults.Kind.aimedKill.rawValue))
+            if let lastHeard { aimedKillOffsets.append(now.timeIntervalSince(lastHeard) * 1000) }
+        }
+    }
     func health(ok: Bool, excused: Bool) {
         lock.withLock {
             healthChecks += 1

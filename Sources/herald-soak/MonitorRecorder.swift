@@ -106,6 +106,9 @@ final class MonitorRecorder: @unchecked Sendable {
         lock.withLock { blindWindows + (blindSince.map { [($0, Date.distantFuture)] } ?? []) }
     }
 
+    /// The last moment sound was heard here, if any since the recorder started.
+    var lastHeard: Date? { lock.withLock { open?.lastLoud ?? stretches.last?.end } }
+
     /// True while sound is being heard now.
     var hearingNow: Bool { lock.withLock { open.map { Date().timeIntervalSince($0.lastLoud) < 0.2 } ?? false } }
 

@@ -152,7 +152,7 @@ if mounted {
 try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + "/user.log", atomically: true, encoding: .utf8)
 let checker = Checker(history: history, rows: rows, heard: heard, blind: blind, exits: exits, grace: 120, end: ended)
 let findings = checker.check()
-let failures = Soak.report(findings, history: history, heard: heard.count, aimedKills: checker.aimedKillOffsets(), idleChecks: idleChecks,
+let failures = Soak.report(findings, history: history, heard: heard.count, aimedKills: history.with { $0.aimedKillOffsets }, idleChecks: idleChecks,
                            minutes: ended.timeIntervalSince(began) / 60, seed: seed, folder: folder,
                            finalCheckDone: finalCheck != nil)
 if failures == 0 { try? FileManager.default.removeItem(atPath: folder) }
