@@ -11,6 +11,10 @@ public struct RestoreActions: Sendable, Equatable {
     public var unmuteStreams: [UInt32]
     /// What was left alone because someone changed it meanwhile, for the log.
     public var keptUserChanges: [String]
+    /// After a server restart: ducks whose applications have no stream yet. When one comes back,
+    /// the server's stream-restore gives it the volume or mute Herald had set
+    /// (`RestorePolicy.returningStreams`).
+    public var awaitedStreams: [DuckPlan]
 
     public struct StreamRestore: Sendable, Equatable {
         public var streamIndex: UInt32
@@ -19,12 +23,13 @@ public struct RestoreActions: Sendable, Equatable {
     }
 
     public init(sinkVolumes: ChannelVolumes? = nil, sinkMuted: Bool? = nil, streams: [StreamRestore] = [],
-                unmuteStreams: [UInt32] = [], keptUserChanges: [String] = []) {
+                unmuteStreams: [UInt32] = [], keptUserChanges: [String] = [], awaitedStreams: [DuckPlan] = []) {
         self.sinkVolumes = sinkVolumes
         self.sinkMuted = sinkMuted
         self.streams = streams
         self.unmuteStreams = unmuteStreams
         self.keptUserChanges = keptUserChanges
+        self.awaitedStreams = awaitedStreams
     }
 
     public var isEmpty: Bool { sinkVolumes == nil && sinkMuted == nil && streams.isEmpty && unmuteStreams.isEmpty }
@@ -41,7 +46,8 @@ public enum RestorePolicy {
         case afterCrash
         /// The journal was written on an earlier run of the sound server: the sink came back at
         /// the server's defaults (or its saved state), a value nobody chose while Herald watched,
-        /// so what Herald changed is put back whatever it shows now; the streams are all new.
+        /// so what Herald changed is put back whatever it shows now. The streams are all new and
+        /// found by application name (`returningStreams`).
         case afterServerRestart
 
         var isAfterCrash: Bool {
@@ -60,9 +66,13 @@ public enum RestorePolicy {
                                knowledge: Knowledge) -> RestoreActions {
         var actions = RestoreActions()
         if case .afterServerRestart = knowledge {
-            // Its streams are all new (the indexes start again): none was ducked by Herald.
             if let sink, entry.setVolumes != nil, sink.volumes != entry.originalVolumes { actions.sinkVolumes = entry.originalVolumes }
             if let sink, entry.unmuted, sink.muted != entry.originalMuted { actions.sinkMuted = entry.originalMuted }
+            let returning = returningStreams(entry.ducks, among: streams)
+            actions.streams = returning.streams
+            actions.unmuteStreams = returning.unmuteStreams
+            actions.keptUserChanges = returning.keptUserChanges
+            actions.awaitedStreams = returning.awaitedStreams
             return actions
         }
         if let sink {
@@ -87,25 +97,56 @@ public enum RestorePolicy {
             // After a server restart the indexes start again: the same index may now be another
             // application's stream, which is not Herald's to touch.
             if case .afterCrash = knowledge, stream.applicationName != duck.applicationName { continue }
-            let name = duck.applicationName ?? "#\(duck.streamIndex)"
-            if duck.silenced {
-                if stream.muted {
-                    actions.unmuteStreams.append(duck.streamIndex)
-                } else {
-                    actions.keptUserChanges.append("stream \(name) unmuted meanwhile")
-                }
-                continue
-            }
-            if isHeralds(stream.volumes, duck: duck, knowledge: knowledge) {
-                if stream.volumes != duck.original {
-                    actions.streams.append(.init(streamIndex: duck.streamIndex, current: stream.volumes,
-                                                 original: duck.original))
-                }
-            } else {
-                actions.keptUserChanges.append("stream \(name) volume \(stream.volumes) (Herald set \(duck.ducked))")
-            }
+            restore(stream, ducked: duck, knowledge: knowledge, into: &actions)
         }
         return actions
+    }
+
+    /// After a server restart, the streams of the applications Herald had ducked, as they come
+    /// back. The indexes start again, so a stream is the duck's when its application's name is
+    /// the same (each stream and each duck matched once). A returning stream gets from the
+    /// server's stream-restore the volume or mute it had when the server died, Herald's duck,
+    /// so one muted (of a silenced duck) or between the ducked and the original volume is put
+    /// back; anything else is the user's or the server's defaults, and kept. Ducks with no stream
+    /// yet are `awaitedStreams`, for a later call as their applications reconnect.
+    public static func returningStreams(_ ducks: [DuckPlan], among streams: [StreamState]) -> RestoreActions {
+        var actions = RestoreActions()
+        var unclaimed = streams.filter { !$0.isHerald && $0.applicationName != nil }.sorted { $0.index < $1.index }
+        for duck in ducks {
+            guard let name = duck.applicationName else { continue }
+            guard let position = unclaimed.firstIndex(where: { $0.applicationName == name }) else {
+                actions.awaitedStreams.append(duck)
+                continue
+            }
+            let stream = unclaimed.remove(at: position)
+            // The actions name the stream as it is now; the duck keeps its old index in the journal.
+            var returned = duck
+            returned.streamIndex = stream.index
+            restore(stream, ducked: returned, knowledge: .afterServerRestart, into: &actions)
+        }
+        return actions
+    }
+
+    /// What puts `stream` back from `duck`, or what was kept of the user's.
+    private static func restore(_ stream: StreamState, ducked duck: DuckPlan, knowledge: Knowledge,
+                                into actions: inout RestoreActions) {
+        let name = duck.applicationName ?? "#\(duck.streamIndex)"
+        if duck.silenced {
+            if stream.muted {
+                actions.unmuteStreams.append(duck.streamIndex)
+            } else {
+                actions.keptUserChanges.append("stream \(name) unmuted meanwhile")
+            }
+            return
+        }
+        if isHeralds(stream.volumes, duck: duck, knowledge: knowledge) {
+            if stream.volumes != duck.original {
+                actions.streams.append(.init(streamIndex: duck.streamIndex, current: stream.volumes,
+                                             original: duck.original))
+            }
+        } else {
+            actions.keptUserChanges.append("stream \(name) volume \(stream.volumes) (Herald set \(duck.ducked))")
+        }
     }
 
     /// Within 1% per channel: a crash between the raise and journaling what the device reported

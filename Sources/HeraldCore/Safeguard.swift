@@ -141,6 +141,9 @@ public actor Safeguard {
             for stream in actions.streams { try? await sound.setStreamVolume(index: stream.streamIndex, to: stream.original) }
             try await journal.clear()
             for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
+            for duck in actions.awaitedStreams {
+                logger.notice("\(duck.applicationName ?? "a stream") Herald had ducked has not come back yet; it is put back when it does")
+            }
             return Restoration(entry: pending, actions: actions, failures: [])
         }
     }

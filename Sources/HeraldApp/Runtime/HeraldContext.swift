@@ -122,12 +122,20 @@ public struct HeraldContext: Sendable {
     }
 
     /// Restores a journal left by a process that died mid-announcement; run before anything else
-    /// touches the sink. Throws when part of it could not be restored.
+    /// touches the sink (`safeguard` works on `sound`). Throws when part of it could not be
+    /// restored. Streams ducked before a server restart that have not come back yet are watched
+    /// for in the background and put back as they return (`ReturningStreams`).
     @discardableResult
-    public func recoverPendingJournal(with safeguard: Safeguard) async throws -> Safeguard.Restoration? {
+    public func recoverPendingJournal(with safeguard: Safeguard, on sound: any SoundSystem) async throws -> Safeguard.Restoration? {
         guard let restoration = try await safeguard.recoverPending() else { return nil }
         HeraldMetrics.restored(restoration, replayingJournal: true)
         guard restoration.failures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoration.failures) }
+        let awaited = restoration.actions.awaitedStreams
+        // The lock's path was made by whoever holds the lock now, so it cannot fail here.
+        if !awaited.isEmpty, let lockPath = try? lockPath {
+            let watch = ReturningStreams(sound: sound, lockPath: lockPath, logger: logger)
+            Task { await watch.watch(awaited) }
+        }
         return restoration
     }
 }

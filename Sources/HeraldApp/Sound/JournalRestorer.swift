@@ -14,6 +14,6 @@ public struct JournalRestorer: Sendable {
         let sound: any SoundConnection = if let sound { sound } else { try await context.connectSound() }
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: .seconds(30))
         defer { lock.release() }
-        return try await context.recoverPendingJournal(with: context.safeguard(on: sound))
+        return try await context.recoverPendingJournal(with: context.safeguard(on: sound), on: sound)
     }
 }

@@ -42,7 +42,7 @@ public final class SafeguardSession: Sendable {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {
             let safeguard = context.safeguard(on: sound, quietTarget: quietTarget)
-            try await context.recoverPendingJournal(with: safeguard)
+            try await context.recoverPendingJournal(with: safeguard, on: sound)
             let sinkName = try await context.targetSinkName(on: sound)
             let mute = context.configuration.priorities.mutePolicy(
                 for: priority, fallback: context.configuration.safeguard.mutePolicy)
