@@ -85,16 +85,18 @@ final class History: @unchecked Sendable {
             userChanges += 1
             userChangeTimes.append((Date(), target))
             userLog.append("\(Date()) \(target) \(percent.map { "\($0)%" } ?? "") \(muted.map { $0 ? "muted" : "unmuted" } ?? "")")
-            expected[target] = (expected[target] ?? [.fresh]).map { last in
+            let changed = (expected[target] ?? [.fresh]).map { last in
                 Setting(percent: percent ?? last.percent, muted: muted ?? last.muted)
             }
+            // Two acceptable values made one by the change are one (the message lists each once).
+            expected[target] = changed.reduce(into: []) { unique, setting in if !unique.contains(setting) { unique.append(setting) } }
         }
     }
 
     /// The server (or one sink) started again: a fresh value is as good as the user's last.
     func serverRestarted(_ targets: [String]) {
         lock.withLock {
-            for target in targets { expected[target, default: []].append(.fresh) }
+            for target in targets where expected[target]?.contains(.fresh) != true { expected[target, default: []].append(.fresh) }
             handsOffUntil = Date().addingTimeInterval(6)
         }
     }
