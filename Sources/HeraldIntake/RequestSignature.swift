@@ -25,7 +25,7 @@ public enum RequestSignature {
             case .malformed(let detail):
                 "is not t=UNIX_SECONDS,v1=HEX: \(detail)"
             case .outsideTolerance(let seconds, let tolerance):
-                "was made \(seconds) s \(seconds < 0 ? "in the future" : "ago"), beyond the \(tolerance) s allowed (api.signature_tolerance); sign the request just before sending it, with a clock that is right"
+                "was made \(seconds < 0 ? "\(-seconds) s in the future" : "\(seconds) s ago"), beyond the \(tolerance) s allowed (api.signature_tolerance); sign the request just before sending it, with a clock that is right"
             case .noMatch:
                 "does not match the body with any of api.signing_secrets; sign the exact bytes sent, with the secret this hub has"
             case .reused:
