@@ -132,6 +132,58 @@ import Testing
         #expect(PiperSynthesizer.sentences(in: text) == expected)
     }
 
+    @Test(arguments: [
+        ("Payment received, 1,000.50 dollars. Thank you!", ["Payment received,", "1,000.50 dollars.", "Thank you!"]),
+        ("Time to take your medication; one tablet: with water", ["Time to take your medication;", "one tablet:", "with water"]),
+        ("收款成功，二十五元。谢谢", ["收款成功，", "二十五元。", "谢谢"]),
+        ("Payment received, 收款成功，25 dollars", ["Payment received,", "收款成功，", "25 dollars"]),
+        ("no punctuation at all in this one", ["no punctuation at all in this one"]),
+        ("Hello , , world ...", ["Hello ,,", "world ..."]),
+        ("... hello", ["... hello"]),
+        ("?!", ["?!"]),
+    ])
+    func clausesAreCutAfterTheirPunctuationAndNoneSaysNothing(text: String, expected: [String]) {
+        #expect(PiperSynthesizer.clauses(in: text) == expected)
+    }
+
+    /// A stand-in that says the first clause (2,000 silent samples) and dies when asked the next.
+    func diesAfterOneClauseProgram() throws -> String {
+        let path = workspace.folder + "/dies-after-one-clause"
+        try """
+            #!/bin/sh
+            printf 'R\\026\\000\\000\\000{"sample_rate": 22050}'
+            read line
+            printf 'A\\100\\037\\000\\000'
+            head -c 8000 /dev/zero
+            printf 'E\\000\\000\\000\\000'
+            read line
+            exit 1
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test func whenPiperDiesAfterAClauseEspeakSaysTheRestAndNoClauseTwice() async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: try diesAfterOneClauseProgram()), logger: logger)
+        defer { synthesizer.stop() }
+        await synthesizer.prepare()
+        let said = try await say(synthesizer, "Payment received, twenty five dollars, thank you.")
+        // espeak-ng alone on what was left, at Piper's rate: the expected length of the rest.
+        let rest = try await EspeakSynthesizer.shared.synthesize(
+            SpeechRequest(text: "twenty five dollars, thank you.", language: "en",
+                          voice: EspeakSynthesizer.defaultVoice(language: "en"), rate: 175, pitch: 50))
+        var restSamples = 0
+        for try await chunk in rest.chunks {
+            restSamples += PiperSynthesizer.converted(chunk, from: rest.format, to: AudioFormat(sampleRate: 22050, channelCount: 1)).count
+        }
+        #expect(said.spokenBy == .synth)
+        #expect(restSamples > 0)
+        // Chunk by chunk conversion may round each chunk's length: within a sample per chunk.
+        print("figures: Piper's clause 2000 samples + espeak-ng's rest \(restSamples) = \(2_000 + restSamples); said \(said.samples)")
+        #expect(abs(said.samples - (2_000 + restSamples)) < 64,
+                "Piper's first clause (2000) and espeak-ng's rest (\(restSamples)), none twice: \(said.samples)")
+    }
+
     @Test func pushNamesAreTheDefaultVoiceUnlessMapped() {
         var settings = SpeechSettings()
         settings.engine = .piper

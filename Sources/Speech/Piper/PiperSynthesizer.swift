@@ -3,10 +3,12 @@ import HeraldCore
 import Logging
 import Synchronization
 
-/// The natural voice: Piper kept resident in a process of its own, fed one sentence at a time,
-/// each sentence's audio streamed as it arrives. espeak-ng says whatever Piper cannot: a language
-/// its model does not speak, anything asked while it restarts, the rest of a text when it dies or
-/// hangs half-way. The process is restarted with a backoff (1 s, doubling to 60 s).
+/// The natural voice: Piper kept resident in a process of its own, fed one clause at a time
+/// (`clauses(in:)`), each clause's audio streamed as it arrives while the next one renders, so the
+/// first word waits for the first clause, not the whole sentence. espeak-ng says whatever Piper
+/// cannot: a language its model does not speak, anything asked while it restarts, the clauses not
+/// yet said when it dies or hangs half-way. The process is restarted with a backoff (1 s, doubling
+/// to 60 s).
 public final class PiperSynthesizer: Synthesizer {
     public let clipSource = ClipSource.piper
     public let settings: PiperSettings
@@ -32,10 +34,15 @@ public final class PiperSynthesizer: Synthesizer {
 
     private let state = Mutex(State())
 
-    public init(settings: PiperSettings, fallback: any Synthesizer = EspeakSynthesizer.shared, logger: Logger) {
+    /// False renders each sentence whole, as before clauses: the benchmark's baseline.
+    let byClause: Bool
+
+    public init(settings: PiperSettings, fallback: any Synthesizer = EspeakSynthesizer.shared, logger: Logger,
+                byClause: Bool = true) {
         self.settings = settings.resolved()
         self.fallback = fallback
         self.logger = logger
+        self.byClause = byClause
     }
 
     /// `piper:` and the default model's hash: clips of a replaced model are never replayed.
@@ -72,15 +79,21 @@ public final class PiperSynthesizer: Synthesizer {
             return SynthesizedSpeech(format: speech.format, chunks: speech.chunks) { .synth }
         }
         let format = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
-        let sentences = Self.sentences(in: request.text)
+        let pieces = byClause ? Self.clauses(in: request.text) : Self.sentences(in: request.text)
         let spokenBy = Mutex(ClipSource.piper)
         let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
         let speaking = Task {
             var said = 0
             if let process = await resident(waiting: false) {
+                let line = { (index: Int) in Self.line(pieces[index], model: voice.modelPath, rate: request.rate) }
                 do {
-                    for sentence in sentences {
-                        for try await chunk in process.say(Self.line(sentence, model: voice.modelPath, rate: request.rate)) {
+                    // One clause asked ahead: Piper renders it while this one streams, and a cut
+                    // announcement leaves at most that one rendered for nothing.
+                    var next = process.say(line(0))
+                    for index in pieces.indices {
+                        let current = next
+                        if index + 1 < pieces.count { next = process.say(line(index + 1)) }
+                        for try await chunk in current where !chunk.isEmpty {
                             continuation.yield(chunk)
                         }
                         try Task.checkCancellation()
@@ -91,7 +104,7 @@ public final class PiperSynthesizer: Synthesizer {
                 } catch is CancellationError {
                     return continuation.finish(throwing: CancellationError())
                 } catch {
-                    logger.error("Piper failed after \(said) of \(sentences.count) sentences; espeak-ng says the rest",
+                    logger.error("Piper failed after \(said) of \(pieces.count) clauses; espeak-ng says the rest",
                                  metadata: ["error": "\(error)", "text": "\(request.text)"])
                 }
             } else {
@@ -101,7 +114,7 @@ public final class PiperSynthesizer: Synthesizer {
             spokenBy.withLock { $0 = .synth }
             do {
                 var rest = request
-                rest.text = sentences[said...].joined(separator: " ")
+                rest.text = pieces[said...].joined(separator: " ")
                 rest.voice = EspeakSynthesizer.defaultVoice(language: request.language)
                 let speech = try await fallback.synthesize(rest)
                 for try await chunk in speech.chunks {
@@ -230,25 +243,50 @@ public final class PiperSynthesizer: Synthesizer {
         return data
     }
 
-    /// The text cut after each `.`, `!`, `?` (and their full-width forms) and at line breaks:
-    /// what Piper would say as one chunk, so a failure half-way knows what is left to say.
+    /// The text cut after each `.`, `!`, `?` followed by a space (and their full-width forms) and
+    /// at line breaks: what Piper would say as one chunk.
     static func sentences(in text: String) -> [String] {
-        var sentences: [String] = []
+        pieces(of: text, endingAfter: ".!?", fullWidth: "。！？")
+    }
+
+    /// The text cut into clauses, each with its punctuation, so Piper pauses as the text asks:
+    /// after `,` `;` `:` `.` `!` `?` followed by a space (so 1,000 and 25.30 stay whole), after the
+    /// full-width `、` `，` `；` `：` `。` `！` `？` (Chinese puts no space after them), and at line
+    /// breaks. A piece with nothing to say (punctuation alone) joins the clause before it.
+    static func clauses(in text: String) -> [String] {
+        pieces(of: text, endingAfter: ",;:.!?", fullWidth: "、，；：。！？")
+    }
+
+    private static func pieces(of text: String, endingAfter ascii: String, fullWidth: String) -> [String] {
+        var pieces: [String] = []
         var current = ""
+        func cut() {
+            let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
+            current = ""
+            guard !trimmed.isEmpty else { return }
+            if let last = pieces.indices.last, !trimmed.contains(where: { $0.isLetter || $0.isNumber }) {
+                pieces[last] += trimmed
+            } else {
+                pieces.append(trimmed)
+            }
+        }
         var previous: Character = " "
         for character in text {
-            if character.isNewline || (character.isWhitespace && ".!?。！？".contains(previous)) {
-                let trimmed = current.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty { sentences.append(trimmed) }
-                current = ""
+            if character.isNewline || (character.isWhitespace && ascii.contains(previous)) {
+                cut()
             } else {
                 current.append(character)
+                if fullWidth.contains(character) { cut() }
             }
             previous = character
         }
-        let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !trimmed.isEmpty { sentences.append(trimmed) }
-        return sentences
+        cut()
+        // Punctuation first and words after ("... hello"): the leading piece says nothing alone.
+        if pieces.count > 1, !pieces[0].contains(where: { $0.isLetter || $0.isNumber }) {
+            pieces[1] = pieces[0] + " " + pieces[1]
+            pieces.removeFirst()
+        }
+        return pieces
     }
 
     static func family(of language: String) -> String {
