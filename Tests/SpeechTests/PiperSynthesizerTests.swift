@@ -178,9 +178,10 @@ import Testing
         }
         #expect(said.spokenBy == .synth)
         #expect(restSamples > 0)
-        // Chunk by chunk conversion may round each chunk's length: within a sample per chunk.
+        // espeak-ng's length for one text varies a little from one synthesis to the next (26 and
+        // 264 samples seen); a clause said twice would add 2,000 samples or more.
         print("figures: Piper's clause 2000 samples + espeak-ng's rest \(restSamples) = \(2_000 + restSamples); said \(said.samples)")
-        #expect(abs(said.samples - (2_000 + restSamples)) < 64,
+        #expect(abs(said.samples - (2_000 + restSamples)) < 1_000,
                 "Piper's first clause (2000) and espeak-ng's rest (\(restSamples)), none twice: \(said.samples)")
     }
 
