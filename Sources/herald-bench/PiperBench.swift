@@ -33,7 +33,8 @@ struct PiperBench {
         let request = { (run: Int, engine: String) in
             SpeechRequest(text: Bench.uncached(run) + " \(engine)", language: "en", voice: "", rate: 175, pitch: 50)
         }
-        let resident = try await median("first audio, Piper resident") { run in
+        // The sentences the earlier issue measured have no comma: one clause, said whole either way.
+        let resident = try await median("first audio, Piper resident (one clause)") { run in
             let started = ContinuousClock.now
             return try await Self.firstChunk(of: piper.synthesize(request(run, "resident")), since: started)
         }
@@ -49,6 +50,13 @@ struct PiperBench {
         print(String(format: "  Piper resident / espeak-ng: %.1fx; python -m piper per sentence / Piper resident: %.1fx",
                      resident / espeak, perSentence / resident))
 
+        let whole = PiperSynthesizer(settings: settings, logger: quiet, byClause: false)
+        defer { whole.stop() }
+        await whole.prepare()
+        print("  a sentence of three clauses (\"\(Self.uncachedClauses(0))\"):")
+        _ = try await clauseRows(voice: voice, byClause: piper, whole: whole)
+        whole.stop()
+
         let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)
         let started = ContinuousClock.now
         let renderer = SpeechRenderer(settings: SpeechSettings(), synthesizer: piper, cache: nil, logger: quiet)
@@ -62,23 +70,23 @@ struct PiperBench {
         daemon.extraConfig = "speech:\n  engine: piper\n  piper:\n    python: \(settings.python)\n    model: \(settings.model)\n"
         let process = try await daemon.startDaemon()
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
-        let onset = try await bench.onset("POST to first audible, Piper daemon (idle sink)") { run in
+        let onset = try await bench.onset("POST to first audible, Piper daemon (idle sink, one clause)") { run in
             daemon.post(#"{"text": "\#(Bench.uncached(run)) daemon"}"#)
+        }
+        let clauseOnset = try await bench.onset("POST to first audible, Piper daemon (idle sink, three clauses)") { run in
+            daemon.post(#"{"text": "\#(Self.uncachedClauses(run)) daemon"}"#)
         }
         let herald = DaemonBench.memory(of: process.processIdentifier)
         let child = Self.child(of: process.processIdentifier).map(DaemonBench.memory(of:))
-        print(String(format: "  POST to first audible with Piper: %.1f ms; daemon RSS %.1f MB (RssAnon %.1f MB) + Piper process RSS %.1f MB (RssAnon %.1f MB)",
-                     onset, herald.current, herald.anonymous, child?.current ?? 0, child?.anonymous ?? 0))
+        print(String(format: "  POST to first audible with Piper: %.1f ms (a sentence of clauses), %.1f ms (one clause); daemon RSS %.1f MB (RssAnon %.1f MB) + Piper process RSS %.1f MB (RssAnon %.1f MB)",
+                     clauseOnset, onset, herald.current, herald.anonymous, child?.current ?? 0, child?.anonymous ?? 0))
     }
 
     /// Median milliseconds of `measure` over the bench's runs.
     func median(_ label: String, _ measure: (Int) async throws -> Double) async throws -> Double {
         var samples: [Double] = []
         for run in 0..<bench.runs { samples.append(try await measure(run)) }
-        let median = samples.sorted()[samples.count / 2]
-        print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", label as NSString, median,
-                     samples.min() ?? 0, samples.max() ?? 0, samples.count))
-        return median
+        return report(label, samples)
     }
 
     /// Milliseconds from `started` (before the synthesize call) to the first chunk; drains the rest.

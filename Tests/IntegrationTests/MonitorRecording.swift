@@ -117,6 +117,20 @@ final class MonitorRecording {
         }
     }
 
+    /// The longest run of windows quieter than `floor` between the first and the last sound, in
+    /// seconds: the longest pause a listener heard inside what was said.
+    func longestSilence(floor: Double = 0.003) -> Double {
+        let levels = rmsLevels()
+        guard let first = levels.firstIndex(where: { $0 > floor }), let last = levels.lastIndex(where: { $0 > floor })
+        else { return 0 }
+        var longest = 0, run = 0
+        for level in levels[first...last] {
+            run = level > floor ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        return Double(longest) * 1024 / Double(Self.rate)
+    }
+
     /// From the first to the end of the last window louder than `floor`, in seconds; nil when silent.
     func soundSpan(floor: Double = 0.003) -> (start: Double, end: Double)? {
         let levels = rmsLevels()

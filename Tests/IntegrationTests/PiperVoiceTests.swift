@@ -26,6 +26,33 @@ extension OnTheTestSink {
         print("figures: piper sentence heard for \(span.end - span.start) s, onset \(row["onset_latency_milliseconds"] ?? "?") ms (CLI, model loaded for it)")
     }
 
+    /// Issue 30: said clause by clause while the rest renders, with no pause longer than the
+    /// same audio played whole from the cache (which the first play stored) has.
+    @Test func aSentenceOfClausesIsHeardWithNoLongerPausesThanWholeAndThenCached() throws {
+        let (harness, port) = try HeraldHarness.listening(try PiperVoice.config())
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let body = #"{"text": "Order 27 is ready, please collect it at the counter; thank you for waiting."}"#
+        func heard() throws -> (row: [String: Any], pause: Double, span: Double) {
+            let monitor = try MonitorRecording()
+            let (status, row) = try daemon.post("/v1/announcements?wait=true", body)
+            usleep(200_000)
+            monitor.stop()
+            #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
+            let span = try #require(monitor.soundSpan(), "nothing heard")
+            return (row, monitor.longestSilence(), span.end - span.start)
+        }
+        let live = try heard()
+        let cached = try heard()
+        #expect(live.row["clip_source"] as? String == "piper", "\(live.row)")
+        #expect(cached.row["clip_source"] as? String == "cache", "stored whole once the last clause was said: \(cached.row)")
+        // One 1024-sample window of the monitor's measure is 21 ms; a wait for a clause's render
+        // would add its whole render time (60 ms and more) to a pause.
+        #expect(live.pause <= cached.pause + 0.05, "longest pause live \(live.pause) s, from the cache \(cached.pause) s")
+        #expect(abs(live.span - cached.span) < 0.1, "heard for \(live.span) s live, \(cached.span) s from the cache")
+        print("figures: clause by clause, longest pause heard \(Int(live.pause * 1000)) ms (from the cache: \(Int(cached.pause * 1000)) ms), onset \(live.row["onset_latency_milliseconds"] ?? "?") ms")
+    }
+
     @Test func theResidentProcessKilledMidTextEspeakFinishesAndPiperComesBack() throws {
         let (harness, port) = try HeraldHarness.listening(try PiperVoice.config())
         let daemon = try Daemon(harness, port: port)
