@@ -22,6 +22,15 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     public static func badRequest(_ field: String?, _ message: String) -> APIError { APIError(.badRequest, field: field, message) }
 
+    /// 429, with `Retry-After` saying when the rate limit lets one more request through (its
+    /// bucket refills one request every 60 / `perMinute` seconds), so a till backs off as long
+    /// as it needs and no longer.
+    static func rateLimited(field: String?, _ message: String, perMinute: Int) -> APIError {
+        var error = APIError(.tooManyRequests, field: field, message)
+        error.headers[.retryAfter] = "\(max(1, Int((60 / Double(max(1, perMinute))).rounded(.up))))"
+        return error
+    }
+
     /// The answer to an intake's refusal: 400, 401 or 422 as its reason says.
     public init(_ refusal: IntakeError) {
         let status: HTTPResponse.Status = switch refusal.reason {

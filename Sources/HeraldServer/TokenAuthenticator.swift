@@ -28,8 +28,8 @@ struct TokenAuthenticator: RouterMiddleware {
             // reaches the queue. Reads are left alone: a status page polling is not a flood.
             let changes = request.method != .get && request.method != .head
             guard !changes || limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
-                throw APIError(.tooManyRequests, field: nil,
-                               "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down").counted(as: .rate)
+                throw APIError.rateLimited(field: nil, "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down",
+                                           perMinute: perMinute).counted(as: .rate)
             }
             return try await next(request, context)
         }
@@ -37,8 +37,8 @@ struct TokenAuthenticator: RouterMiddleware {
               let role = tokens[String(header.dropFirst("Bearer ".count))] else {
             // A wrong or missing token counts against its address: guessing tokens is slowed down.
             guard limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
-                throw APIError(.tooManyRequests, field: "Authorization",
-                               "\(context.clientAddress) sent more than \(perMinute) requests a minute without a valid token; slow down").counted(as: .rate)
+                throw APIError.rateLimited(field: "Authorization", "\(context.clientAddress) sent more than \(perMinute) requests a minute without a valid token; slow down",
+                                           perMinute: perMinute).counted(as: .rate)
             }
             let missing = request.headers[.authorization]?.hasPrefix("Bearer ") != true
             throw APIError(.unauthorized, field: "Authorization",
@@ -46,8 +46,8 @@ struct TokenAuthenticator: RouterMiddleware {
         }
         let token = String(header.dropFirst("Bearer ".count))
         guard limiter.allow(token, perMinute: perMinute) else {
-            throw APIError(.tooManyRequests, field: "Authorization",
-                           "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down").counted(as: .rate)
+            throw APIError.rateLimited(field: "Authorization", "this token sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down",
+                                       perMinute: perMinute).counted(as: .rate)
         }
         if role != .admin && Self.needsAdmin(request) {
             throw APIError(.forbidden, field: "Authorization", "this token has the announce role; \(request.uri.path) needs admin").counted(as: .token)

@@ -224,11 +224,15 @@ struct APITests {
         let app = Application(router: try await Self.makeAPI(folder: folder, tokens: [token: .announce], ratePerMinute: 3).router())
         try await app.test(.router) { client in
             var statuses: [HTTPResponse.Status] = []
+            var retryAfter: String?
             for _ in 0..<4 {
-                statuses.append(try await post(client, "/v1/announcements", #"{"text": "hi"}"#,
-                                               headers: [.authorization: "Bearer \(token)"]).status)
+                let response = try await post(client, "/v1/announcements", #"{"text": "hi"}"#,
+                                              headers: [.authorization: "Bearer \(token)"])
+                statuses.append(response.status)
+                retryAfter = response.headers[.retryAfter]
             }
             #expect(statuses == [.accepted, .accepted, .accepted, .tooManyRequests])
+            #expect(retryAfter == "20", "3 a minute: one more in 20 s")
         }
     }
 }
