@@ -185,6 +185,43 @@ import Testing
                 "Piper's first clause (2000) and espeak-ng's rest (\(restSamples)), none twice: \(said.samples)")
     }
 
+    /// A stand-in that answers every request with 2,000 silent samples and logs each request.
+    func answeringProgram() throws -> (program: String, requests: String) {
+        let path = workspace.folder + "/answering-piper"
+        let requests = workspace.folder + "/answering-piper.requests"
+        try """
+            #!/bin/sh
+            printf 'R\\026\\000\\000\\000{"sample_rate": 22050}'
+            while read line; do
+              printf '%s\\n' "$line" >> \(requests)
+              printf 'A\\100\\037\\000\\000'
+              head -c 8000 /dev/zero
+              printf 'E\\000\\000\\000\\000'
+            done
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return (path, requests)
+    }
+
+    @Test func aMandarinClauseInAnEnglishSentenceIsEspeakNgsMandarinAndTheRestPipers() async throws {
+        let (program, requests) = try answeringProgram()
+        let synthesizer = PiperSynthesizer(settings: try settings(python: program), logger: logger)
+        defer { synthesizer.stop() }
+        await synthesizer.prepare()
+        let said = try await say(synthesizer, "Payment received, 收款成功，thank you.")
+        let asked = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
+        #expect(asked.count == 2 && asked.allSatisfy { !$0.contains("收") }, "Piper got the English clauses only: \(asked)")
+        let mandarin = try await EspeakSynthesizer.shared.synthesize(
+            SpeechRequest(text: "收款成功，", language: "zh", voice: EspeakSynthesizer.defaultVoice(language: "zh"), rate: 175, pitch: 50))
+        var mandarinSamples = 0
+        for try await chunk in mandarin.chunks {
+            mandarinSamples += PiperSynthesizer.converted(chunk, from: mandarin.format, to: AudioFormat(sampleRate: 22050, channelCount: 1)).count
+        }
+        #expect(mandarinSamples > 2_000)
+        #expect(abs(said.samples - (4_000 + mandarinSamples)) < 1_000, "two Piper clauses and espeak-ng's Mandarin: \(said.samples)")
+        #expect(said.spokenBy == .synth, "espeak-ng said part of it: not cached as Piper's")
+    }
+
     @Test func pushNamesAreTheDefaultVoiceUnlessMapped() {
         var settings = SpeechSettings()
         settings.engine = .piper

@@ -80,21 +80,42 @@ public final class PiperSynthesizer: Synthesizer {
         }
         let format = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
         let pieces = byClause ? Self.clauses(in: request.text) : Self.sentences(in: request.text)
+        // A Mandarin clause in another language's sentence: this model cannot say it, espeak-ng can.
+        let mandarin = pieces.map { voice.languageFamily != "zh" && Self.isMandarin($0) }
         let spokenBy = Mutex(ClipSource.piper)
         let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
+        let fallback = self.fallback
+        /// espeak-ng says `text` in `language`, at Piper's format.
+        @Sendable func espeak(_ text: String, language: String) async throws {
+            spokenBy.withLock { $0 = .synth }
+            var part = request
+            part.text = text
+            part.language = language
+            part.voice = EspeakSynthesizer.defaultVoice(language: language)
+            let speech = try await fallback.synthesize(part)
+            for try await chunk in speech.chunks where !chunk.isEmpty {
+                continuation.yield(Self.converted(chunk, from: speech.format, to: format))
+            }
+        }
         let speaking = Task {
             var said = 0
             if let process = await resident(waiting: false) {
                 let line = { (index: Int) in Self.line(pieces[index], model: voice.modelPath, rate: request.rate) }
+                let piperClause = { (after: Int) in pieces.indices.first { $0 > after && !mandarin[$0] } }
                 do {
-                    // One clause asked ahead: Piper renders it while this one streams, and a cut
-                    // announcement leaves at most that one rendered for nothing.
-                    var next = process.say(line(0))
+                    // One Piper clause asked ahead: Piper renders it while this one streams, and
+                    // a cut announcement leaves at most that one rendered for nothing.
+                    var asked: [Int: AsyncThrowingStream<[Float], any Error>] = [:]
+                    if let first = piperClause(-1) { asked[first] = process.say(line(first)) }
                     for index in pieces.indices {
-                        let current = next
-                        if index + 1 < pieces.count { next = process.say(line(index + 1)) }
-                        for try await chunk in current where !chunk.isEmpty {
-                            continuation.yield(chunk)
+                        if mandarin[index] {
+                            try await espeak(pieces[index], language: "zh")
+                        } else {
+                            let current = asked.removeValue(forKey: index) ?? process.say(line(index))
+                            if let next = piperClause(index), asked[next] == nil { asked[next] = process.say(line(next)) }
+                            for try await chunk in current where !chunk.isEmpty {
+                                continuation.yield(chunk)
+                            }
                         }
                         try Task.checkCancellation()
                         said += 1
@@ -111,14 +132,13 @@ public final class PiperSynthesizer: Synthesizer {
                 logger.warning("the Piper voice is not running (restarting); espeak-ng says it",
                                metadata: ["text": "\(request.text)"])
             }
-            spokenBy.withLock { $0 = .synth }
             do {
-                var rest = request
-                rest.text = pieces[said...].joined(separator: " ")
-                rest.voice = EspeakSynthesizer.defaultVoice(language: request.language)
-                let speech = try await fallback.synthesize(rest)
-                for try await chunk in speech.chunks {
-                    continuation.yield(Self.converted(chunk, from: speech.format, to: format))
+                // The rest in runs of one language each: Mandarin clauses in espeak-ng's Mandarin.
+                var index = said
+                while index < pieces.count {
+                    let run = (index..<pieces.count).prefix { mandarin[$0] == mandarin[index] }
+                    try await espeak(run.map { pieces[$0] }.joined(separator: " "), language: mandarin[index] ? "zh" : request.language)
+                    index = run.upperBound
                 }
                 continuation.finish()
             } catch {
@@ -287,6 +307,11 @@ public final class PiperSynthesizer: Synthesizer {
             pieces.removeFirst()
         }
         return pieces
+    }
+
+    /// True when `clause` has Han characters (CJK Unified Ideographs and their extension A).
+    static func isMandarin(_ clause: String) -> Bool {
+        clause.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
     }
 
     static func family(of language: String) -> String {
