@@ -15,6 +15,9 @@ public struct RestoreActions: Sendable, Equatable {
     /// the server's stream-restore gives it the volume or mute Herald had set
     /// (`RestorePolicy.returningStreams`).
     public var awaitedStreams: [DuckPlan]
+    /// The streams `returningStreams` looked at: a later look for `awaitedStreams` skips them
+    /// (each was matched, or is another program's), so it never takes one twice.
+    public var streamsSeen: Set<UInt32> = []
 
     public struct StreamRestore: Sendable, Equatable {
         public var streamIndex: UInt32
@@ -73,6 +76,7 @@ public enum RestorePolicy {
             actions.unmuteStreams = returning.unmuteStreams
             actions.keptUserChanges = returning.keptUserChanges
             actions.awaitedStreams = returning.awaitedStreams
+            actions.streamsSeen = returning.streamsSeen
             return actions
         }
         if let sink {
@@ -111,9 +115,13 @@ public enum RestorePolicy {
     /// yet are `awaitedStreams`, for a later call as their applications reconnect.
     public static func returningStreams(_ ducks: [DuckPlan], among streams: [StreamState]) -> RestoreActions {
         var actions = RestoreActions()
+        actions.streamsSeen = Set(streams.map(\.index))
         var unclaimed = streams.filter { !$0.isHerald && $0.applicationName != nil }.sorted { $0.index < $1.index }
         for duck in ducks {
-            guard let name = duck.applicationName else { continue }
+            guard let name = duck.applicationName else {
+                actions.keptUserChanges.append("stream #\(duck.streamIndex), whose program has no name, cannot be found again after the restart")
+                continue
+            }
             guard let position = unclaimed.firstIndex(where: { $0.applicationName == name }) else {
                 actions.awaitedStreams.append(duck)
                 continue

@@ -142,7 +142,7 @@ public actor Safeguard {
             try await journal.clear()
             for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
             for duck in actions.awaitedStreams {
-                logger.notice("\(duck.applicationName ?? "a stream") Herald had ducked has not come back yet; it is put back when it does")
+                logger.notice("the stream of \(duck.applicationName ?? "a program") Herald had ducked has not come back since the server restarted")
             }
             return Restoration(entry: pending, actions: actions, failures: [])
         }

@@ -31,7 +31,7 @@ struct PiperBench {
         print(String(format: "  Piper process start and model load: %.0f ms (once, at the daemon's start)",
                      (ContinuousClock.now - loadStarted).inSeconds * 1000))
         let request = { (run: Int, engine: String) in
-            SpeechRequest(text: Bench.uncached(run) + " \(engine)", language: "en", voice: "", rate: 175, pitch: 50)
+            SpeechRequest(text: Self.oneClause(run, engine), language: "en", voice: "", rate: 175, pitch: 50)
         }
         // The sentences the earlier issue measured have no comma: one clause, said whole either way.
         let resident = try await median("first audio, Piper resident (one clause)") { run in
@@ -53,7 +53,7 @@ struct PiperBench {
         let whole = PiperSynthesizer(settings: settings, logger: quiet, byClause: false)
         defer { whole.stop() }
         await whole.prepare()
-        print("  a sentence of three clauses (\"\(Self.uncachedClauses(0))\"):")
+        print("  a sentence of three clauses (\"\(Self.uncachedClauses(0, "Clara"))\"):")
         _ = try await clauseRows(voice: voice, byClause: piper, whole: whole)
         whole.stop()
 
@@ -71,10 +71,10 @@ struct PiperBench {
         let process = try await daemon.startDaemon()
         defer { kill(process.processIdentifier, SIGTERM); process.waitUntilExit() }
         let onset = try await bench.onset("POST to first audible, Piper daemon (idle sink, one clause)") { run in
-            daemon.post(#"{"text": "\#(Bench.uncached(run)) daemon"}"#)
+            daemon.post(#"{"text": "\#(Self.oneClause(run, "Dana"))"}"#)
         }
         let clauseOnset = try await bench.onset("POST to first audible, Piper daemon (idle sink, three clauses)") { run in
-            daemon.post(#"{"text": "\#(Self.uncachedClauses(run)) daemon"}"#)
+            daemon.post(#"{"text": "\#(Self.uncachedClauses(run, "Dana"))"}"#)
         }
         let herald = DaemonBench.memory(of: process.processIdentifier)
         let child = Self.child(of: process.processIdentifier).map(DaemonBench.memory(of:))

@@ -6,9 +6,14 @@ import Speech
 /// audio, and the gaps a listener hears between clauses.
 extension PiperBench {
     /// A sentence never said before in this run, whose first clause is short, as a payment's or
-    /// a reminder's is.
-    static func uncachedClauses(_ run: Int) -> String {
-        "Order \(run * 7 + 11) is ready, please collect it at the counter; thank you for waiting \(run + 3) minutes."
+    /// a reminder's is; `tag` (a word) keeps each use apart, inside the first clause so it adds none.
+    static func uncachedClauses(_ run: Int, _ tag: String) -> String {
+        "Order \(run * 7 + 11) for \(tag) is ready, please collect it at the counter; thank you for waiting \(run + 3) minutes."
+    }
+
+    /// A sentence never said before in this run with no punctuation inside: one clause.
+    static func oneClause(_ run: Int, _ tag: String) -> String {
+        "The delivery for order \(run * 7 + 11) for \(tag) arrives in \(run + 3) minutes."
     }
 
     /// One clause's audio as it arrived.
@@ -76,15 +81,14 @@ extension PiperBench {
         var firstByClause: [Double] = [], firstWhole: [Double] = [], gaps: [Double] = [], waits: [Double] = []
         var pauses: [Double] = []
         for run in 0..<bench.runs {
-            let text = Self.uncachedClauses(run)
             var started = ContinuousClock.now
-            let clauses = try await Self.chunks(of: byClause.synthesize(request(text + " clause")), since: started)
+            let clauses = try await Self.chunks(of: byClause.synthesize(request(Self.uncachedClauses(run, "Clara"))), since: started)
             firstByClause.append(clauses.first?.arrivedMilliseconds ?? .nan)
             let (gap, wait) = Self.longestGap(clauses, sampleRate: voice.sampleRate)
             gaps.append(gap)
             waits.append(wait)
             started = ContinuousClock.now
-            let sentence = try await Self.chunks(of: whole.synthesize(request(text + " whole")), since: started)
+            let sentence = try await Self.chunks(of: whole.synthesize(request(Self.uncachedClauses(run, "Walter"))), since: started)
             firstWhole.append(sentence.first?.arrivedMilliseconds ?? .nan)
             pauses.append(Self.longestInnerSilence(sentence.flatMap(\.samples), sampleRate: voice.sampleRate))
         }

@@ -17,10 +17,10 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aRadioThatReconnectsLaterIsPutBackOnceTheLockIsFree() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(50, 50)))
         let lockPath = NSTemporaryDirectory() + "herald-returning-\(UUID().uuidString)/lock"
-        // An announcement holds the safeguard when the radio comes back.
-        let held = try await ProcessLock.acquire(path: lockPath, timeout: .seconds(1))
-        let watching = Task { await watch(sound, lockPath: lockPath).watch([radioDuck], window: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let watching = Task { await watch(sound, lockPath: lockPath).watch([radioDuck], seen: [], window: .seconds(30)) }
+        // The first look finds nothing; then an announcement holds the safeguard when the radio comes back.
+        try await Task.sleep(for: .milliseconds(200))
+        let held = try await ProcessLock.acquire(path: lockPath, timeout: .seconds(5))
         await sound.streamAppears(musicStream(index: 2, volumes: percent(24, 24)))
         try await Task.sleep(for: .milliseconds(200))
         #expect(await sound.streamList.first?.volumes == percent(24, 24), "not touched while the lock is held")
@@ -29,14 +29,27 @@ import Testing
         #expect(await sound.streamList.first?.volumes == percent(80, 80))
     }
 
+    /// Found in review: a stream matched once was taken again for the next duck of its program,
+    /// so the second stream stayed ducked and the first lost the user's later change.
+    @Test(.timeLimit(.minutes(1))) func twoStreamsOfOneProgramAreEachPutBackOnceAndAUsersLaterChangeIsKept() async throws {
+        let first = musicStream(index: 2, volumes: percent(80, 80))  // put back by the recovery
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(50, 50)), streams: [first])
+        let lockPath = NSTemporaryDirectory() + "herald-returning-\(UUID().uuidString)/lock"
+        var second = radioDuck
+        second.streamIndex = 8
+        let watching = Task { await watch(sound, lockPath: lockPath).watch([second], seen: [2], window: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        await sound.userSetsStreamVolume(2, percent(30, 30))
+        await sound.streamAppears(musicStream(index: 3, volumes: percent(24, 24)))
+        await watching.value
+        #expect(await sound.streamList.map(\.volumes) == [percent(30, 30), percent(80, 80)])
+    }
+
     @Test(.timeLimit(.minutes(1))) func theWatchEndsWithItsWindowWhenNothingComesBack() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(50, 50)))
         let lockPath = NSTemporaryDirectory() + "herald-returning-\(UUID().uuidString)/lock"
         let started = ContinuousClock.now
-        await watch(sound, lockPath: lockPath).watch([radioDuck], window: .milliseconds(300))
+        await watch(sound, lockPath: lockPath).watch([radioDuck], seen: [], window: .milliseconds(300))
         #expect(ContinuousClock.now - started < .seconds(5))
-        // A radio started after the window is the user's to set.
-        await sound.streamAppears(musicStream(index: 2, volumes: percent(24, 24)))
-        #expect(await sound.streamList.first?.volumes == percent(24, 24))
     }
 }

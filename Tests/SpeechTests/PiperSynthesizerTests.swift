@@ -146,16 +146,17 @@ import Testing
         #expect(PiperSynthesizer.clauses(in: text) == expected)
     }
 
-    /// A stand-in that says the first clause (2,000 silent samples) and dies when asked the next.
-    func diesAfterOneClauseProgram() throws -> String {
-        let path = workspace.folder + "/dies-after-one-clause"
+    /// A stand-in that says the first clause (2,000 silent samples) and dies: when asked the
+    /// next, or (`midClause`) before it has said the first one's end.
+    func diesAfterOneClauseProgram(midClause: Bool) throws -> String {
+        let path = workspace.folder + "/dies-after-one-clause-\(midClause)"
         try """
             #!/bin/sh
             printf 'R\\026\\000\\000\\000{"sample_rate": 22050}'
             read line
             printf 'A\\100\\037\\000\\000'
             head -c 8000 /dev/zero
-            printf 'E\\000\\000\\000\\000'
+            \(midClause ? "exit 1" : "printf 'E\\000\\000\\000\\000'")
             read line
             exit 1
             """.write(toFile: path, atomically: true, encoding: .utf8)
@@ -163,8 +164,11 @@ import Testing
         return path
     }
 
-    @Test func whenPiperDiesAfterAClauseEspeakSaysTheRestAndNoClauseTwice() async throws {
-        let synthesizer = PiperSynthesizer(settings: try settings(python: try diesAfterOneClauseProgram()), logger: logger)
+    /// After a whole clause, or part-way through one (the rest of that clause is lost, never
+    /// said twice): espeak-ng says the clauses after it.
+    @Test(arguments: [false, true])
+    func whenPiperDiesAfterAClauseEspeakSaysTheRestAndNoClauseTwice(midClause: Bool) async throws {
+        let synthesizer = PiperSynthesizer(settings: try settings(python: try diesAfterOneClauseProgram(midClause: midClause)), logger: logger)
         defer { synthesizer.stop() }
         await synthesizer.prepare()
         let said = try await say(synthesizer, "Payment received, twenty five dollars, thank you.")

@@ -130,11 +130,17 @@ public struct HeraldContext: Sendable {
         guard let restoration = try await safeguard.recoverPending() else { return nil }
         HeraldMetrics.restored(restoration, replayingJournal: true)
         guard restoration.failures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoration.failures) }
-        let awaited = restoration.actions.awaitedStreams
-        // The lock's path was made by whoever holds the lock now, so it cannot fail here.
-        if !awaited.isEmpty, let lockPath = try? lockPath {
+        let awaited = restoration.actions.awaitedStreams, seen = restoration.actions.streamsSeen
+        guard !awaited.isEmpty else { return restoration }
+        // Only the daemon lives long enough to wait for them. The lock's path was made by
+        // whoever holds the lock now, so it cannot fail here.
+        if tolerant, let lockPath = try? lockPath {
+            logger.notice("waiting up to \(ReturningStreams.window) for \(awaited.count) stream(s) Herald ducked to come back")
             let watch = ReturningStreams(sound: sound, lockPath: lockPath, logger: logger)
-            Task { await watch.watch(awaited) }
+            Task { await watch.watch(awaited, seen: seen) }
+        } else {
+            let names = awaited.map { $0.applicationName ?? "#\($0.streamIndex)" }.joined(separator: ", ")
+            logger.warning("streams Herald ducked before the server restarted are not back, and only herald serve waits for them: \(names); they come back as the server saved them, ducked or muted")
         }
         return restoration
     }

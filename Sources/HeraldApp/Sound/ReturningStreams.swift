@@ -5,9 +5,11 @@ import Logging
 /// back only when their applications reconnect, and the server's stream-restore then gives them
 /// the volume or mute Herald had set (a radio left muted, found by the soak). This watches for
 /// them for a while and puts each back as `RestorePolicy.returningStreams` decides, holding the
-/// safeguard lock for each look so no announcement's own duck is open meanwhile.
+/// safeguard lock for each look so no announcement's own duck is open meanwhile. Each stream is
+/// looked at once, the first time it is seen: a value the user gives it later is theirs.
 ///
-/// What it waits for lives in this process only: a daemon killed during the window forgets it.
+/// What it waits for lives in this process only: the daemon runs it; a daemon killed during the
+/// window forgets it, and a stream not back by then keeps what stream-restore saved (logged).
 struct ReturningStreams: Sendable {
     /// How long an application has to come back. A player reconnects within seconds of the
     /// server; one started by hand much later is not waited for.
@@ -17,48 +19,78 @@ struct ReturningStreams: Sendable {
     let lockPath: String
     let logger: Logger
 
-    /// Puts back each of `ducks` whose application's stream appears within `window`; returns
-    /// when all are back, the window has passed, or the server's events end.
-    func watch(_ ducks: [DuckPlan], window: Duration = Self.window) async {
-        guard !ducks.isEmpty, let events = try? await sound.events() else { return }
-        let deadline = ContinuousClock.now + window
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var awaited = await look(for: ducks, until: deadline)
-                guard !awaited.isEmpty else { return }
-                for await event in events {
-                    guard case .streamAppeared = event else { continue }
-                    awaited = await look(for: awaited, until: deadline)
-                    if awaited.isEmpty { return }
-                }
-            }
-            group.addTask { try? await Task.sleep(until: deadline) }
-            // Whichever ends first ends the watch: the window, or every stream back.
-            await group.next()
-            group.cancelAll()
+    /// Puts back each of `ducks` whose application's stream appears within `window`; `seen` are
+    /// the streams the recovery already looked at. Returns when all are back, the window has
+    /// passed, or the server's events end.
+    func watch(_ ducks: [DuckPlan], seen: Set<UInt32>, window: Duration = Self.window) async {
+        guard !ducks.isEmpty else { return }
+        guard let events = try? await sound.events() else {
+            return gaveUp(ducks, because: "the sound server's events cannot be followed")
         }
+        let deadline = ContinuousClock.now + window
+        let left = await withTaskGroup(of: [DuckPlan]?.self) { group in
+            group.addTask {
+                var awaited = ducks, seen = seen
+                await look(for: &awaited, seen: &seen, until: deadline)
+                for await event in events where !awaited.isEmpty && !Task.isCancelled {
+                    guard case .streamAppeared = event else { continue }
+                    await look(for: &awaited, seen: &seen, until: deadline)
+                    if awaited.isEmpty { break }
+                }
+                return awaited
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return nil
+            }
+            // Whichever ends first ends the watch: the window, or the looks (all back, or the
+            // connection gone); the looks then say what was still awaited.
+            var left: [DuckPlan] = []
+            while let result = await group.next() {
+                group.cancelAll()
+                if let result { left = result }
+            }
+            return left
+        }
+        if !left.isEmpty { gaveUp(left, because: "not back within \(window)") }
     }
 
-    /// One look at the streams under the lock; returns the ducks still not back.
-    private func look(for awaited: [DuckPlan], until deadline: ContinuousClock.Instant) async -> [DuckPlan] {
-        guard !awaited.isEmpty else { return [] }
+    private func gaveUp(_ ducks: [DuckPlan], because reason: String) {
+        let names = ducks.map { $0.applicationName ?? "#\($0.streamIndex)" }.joined(separator: ", ")
+        logger.warning("stopped waiting for streams Herald had ducked before the server restarted (\(reason)): \(names); they come back as the server saved them, ducked or muted")
+    }
+
+    /// One look at the streams not seen before, under the lock; removes the ducks found back.
+    private func look(for awaited: inout [DuckPlan], seen: inout Set<UInt32>, until deadline: ContinuousClock.Instant) async {
         let lock: ProcessLock
         do {
             lock = try await ProcessLock.acquire(path: lockPath, timeout: max(.zero, deadline - .now))
         } catch {
-            if !Task.isCancelled { logger.warning("streams Herald ducked before the server restarted are not put back: \(error)") }
-            return []
+            if !Task.isCancelled { logger.warning("cannot look for the streams Herald ducked before the server restarted: \(error)") }
+            return
         }
         defer { lock.release() }
-        guard let streams = try? await sound.streams() else { return awaited }
-        let actions = RestorePolicy.returningStreams(awaited, among: streams)
-        for index in actions.unmuteStreams { try? await sound.setStreamMute(index: index, to: false) }
-        for stream in actions.streams { try? await sound.setStreamVolume(index: stream.streamIndex, to: stream.original) }
-        let back = awaited.count - actions.awaitedStreams.count
-        if back > 0 {
-            logger.notice("put back \(back) stream(s) Herald had ducked before the server restarted, as they came back")
+        let streams: [StreamState]
+        do { streams = try await sound.streams() } catch {
+            return logger.warning("cannot list the streams to find those Herald ducked before the server restarted: \(error)")
         }
-        for kept in actions.keptUserChanges { logger.info("kept a stream's value after the server restarted: \(kept)") }
-        return actions.awaitedStreams
+        let actions = RestorePolicy.returningStreams(awaited, among: streams.filter { !seen.contains($0.index) })
+        seen.formUnion(streams.map(\.index))
+        var putBack = 0
+        for index in actions.unmuteStreams {
+            do {
+                try await sound.setStreamMute(index: index, to: false)
+                putBack += 1
+            } catch { logger.warning("could not unmute stream \(index), muted by Herald before the server restarted: \(error)") }
+        }
+        for stream in actions.streams {
+            do {
+                try await sound.setStreamVolume(index: stream.streamIndex, to: stream.original)
+                putBack += 1
+            } catch { logger.warning("could not put back stream \(stream.streamIndex), ducked by Herald before the server restarted: \(error)") }
+        }
+        if putBack > 0 { logger.notice("put back \(putBack) stream(s) Herald had ducked before the server restarted, as they came back") }
+        for kept in actions.keptUserChanges { logger.info("after the server restarted: \(kept)") }
+        awaited = actions.awaitedStreams
     }
 }

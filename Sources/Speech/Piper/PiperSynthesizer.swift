@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// The natural voice: Piper kept resident in a process of its own, fed one clause at a time
-/// (`clauses(in:)`), each clause's audio streamed as it arrives while the next one renders, so the
+/// (`clauses(in:)`), each clause's audio streamed as it arrives while the rest renders, so the
 /// first word waits for the first clause, not the whole sentence. espeak-ng says whatever Piper
 /// cannot: a language its model does not speak, anything asked while it restarts, the clauses not
 /// yet said when it dies or hangs half-way. The process is restarted with a backoff (1 s, doubling
@@ -98,23 +98,21 @@ public final class PiperSynthesizer: Synthesizer {
             }
         }
         let speaking = Task {
-            var said = 0
+            var said = 0, begun = 0
             if let process = await resident(waiting: false) {
                 let line = { (index: Int) in Self.line(pieces[index], model: voice.modelPath, rate: request.rate) }
-                let piperClause = { (after: Int) in pieces.indices.first { $0 > after && !mandarin[$0] } }
                 do {
-                    // One Piper clause asked ahead: Piper renders it while this one streams, and
-                    // a cut announcement leaves at most that one rendered for nothing.
-                    var asked: [Int: AsyncThrowingStream<[Float], any Error>] = [:]
-                    if let first = piperClause(-1) { asked[first] = process.say(line(first)) }
+                    // One clause at a time: Piper renders faster than speech plays (a real-time
+                    // factor near 0.06), so the next clause is ready long before this one has
+                    // been heard, and a cut announcement leaves nothing queued behind it.
                     for index in pieces.indices {
                         if mandarin[index] {
                             try await espeak(pieces[index], language: "zh")
                         } else {
-                            let current = asked.removeValue(forKey: index) ?? process.say(line(index))
-                            if let next = piperClause(index), asked[next] == nil { asked[next] = process.say(line(next)) }
-                            for try await chunk in current where !chunk.isEmpty {
+                            for try await chunk in process.say(line(index)) where !chunk.isEmpty {
                                 continuation.yield(chunk)
+                                // Part of it heard: espeak-ng must not say this clause again.
+                                begun = index + 1
                             }
                         }
                         try Task.checkCancellation()
@@ -125,8 +123,15 @@ public final class PiperSynthesizer: Synthesizer {
                 } catch is CancellationError {
                     return continuation.finish(throwing: CancellationError())
                 } catch {
-                    logger.error("Piper failed after \(said) of \(pieces.count) clauses; espeak-ng says the rest",
-                                 metadata: ["error": "\(error)", "text": "\(request.text)"])
+                    // A clause cut after some of its audio is not said again: the rest of it is lost.
+                    if begun > said {
+                        logger.error("Piper failed part-way through clause \(said + 1) of \(pieces.count); espeak-ng says the clauses after it",
+                                     metadata: ["error": "\(error)", "text": "\(request.text)", "cut": "\(pieces[said])"])
+                        said = begun
+                    } else {
+                        logger.error("Piper failed after \(said) of \(pieces.count) clauses; espeak-ng says the rest",
+                                     metadata: ["error": "\(error)", "text": "\(request.text)"])
+                    }
                 }
             } else {
                 logger.warning("the Piper voice is not running (restarting); espeak-ng says it",
