@@ -76,10 +76,14 @@ struct PiperBench {
         let clauseOnset = try await bench.onset("POST to first audible, Piper daemon (idle sink, three clauses)") { run in
             daemon.post(#"{"text": "\#(Self.uncachedClauses(run, "Dana"))"}"#)
         }
+        // A payment as the Piper voice says it without a pack: its first clause is short.
+        let paymentOnset = try await bench.onset("POST to first audible, Piper daemon (idle sink, a payment's sentence)") { run in
+            daemon.post(#"{"text": "Payment received: \#(run * 7 + 11) dollars and \#(run + 3) cents."}"#)
+        }
         let herald = DaemonBench.memory(of: process.processIdentifier)
         let child = Self.child(of: process.processIdentifier).map(DaemonBench.memory(of:))
-        print(String(format: "  POST to first audible with Piper: %.1f ms (a sentence of clauses), %.1f ms (one clause); daemon RSS %.1f MB (RssAnon %.1f MB) + Piper process RSS %.1f MB (RssAnon %.1f MB)",
-                     clauseOnset, onset, herald.current, herald.anonymous, child?.current ?? 0, child?.anonymous ?? 0))
+        print(String(format: "  POST to first audible with Piper: %.1f ms (a payment's sentence), %.1f ms (three clauses), %.1f ms (one clause); daemon RSS %.1f MB (RssAnon %.1f MB) + Piper process RSS %.1f MB (RssAnon %.1f MB)",
+                     paymentOnset, clauseOnset, onset, herald.current, herald.anonymous, child?.current ?? 0, child?.anonymous ?? 0))
     }
 
     /// Median milliseconds of `measure` over the bench's runs.
