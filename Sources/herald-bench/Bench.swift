@@ -57,6 +57,12 @@ struct Bench {
             try await work.value
             samples.append((heard - began).inSeconds * 1000)
         }
+        return Self.report(label, samples)
+    }
+
+    /// Prints a row: its median, min and max in milliseconds; returns the median.
+    @discardableResult
+    static func report(_ label: String, _ samples: [Double]) -> Double {
         let median = samples.sorted()[samples.count / 2]
         print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", label as NSString, median,
                      samples.min() ?? 0, samples.max() ?? 0, samples.count))
@@ -86,10 +92,7 @@ struct Bench {
             try await spawn(program, arguments, environment: environment).value
             samples.append((ContinuousClock.now - began).inSeconds * 1000)
         }
-        let median = samples.sorted()[samples.count / 2]
-        print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f)", label as NSString, median,
-                     samples.min() ?? 0, samples.max() ?? 0))
-        return median
+        return Self.report(label, samples)
     }
 
     /// Sets the bench sink's volume (all channels) and mute.

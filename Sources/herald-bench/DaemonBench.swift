@@ -133,10 +133,7 @@ struct DaemonBench {
             try await post.value
             samples.append((heard - began).inSeconds * 1000)
         }
-        let median = samples.sorted()[samples.count / 2]
-        print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", "HTTP POST, first after a start" as NSString,
-                     median, samples.min() ?? 0, samples.max() ?? 0, samples.count))
-        return median
+        return Bench.report("HTTP POST, first after a start", samples)
     }
 
     /// Waits until the daemon has closed its safeguard: the close (and the release of the

@@ -30,22 +30,19 @@ struct PiperBench {
         await piper.prepare()
         print(String(format: "  Piper process start and model load: %.0f ms (once, at the daemon's start)",
                      (ContinuousClock.now - loadStarted).inSeconds * 1000))
-        let request = { (run: Int, engine: String) in
-            SpeechRequest(text: Self.oneClause(run, engine), language: "en", voice: "", rate: 175, pitch: 50)
-        }
         // The sentences the earlier issue measured have no comma: one clause, said whole either way.
         let resident = try await median("first audio, Piper resident (one clause)") { run in
             let started = ContinuousClock.now
-            return try await Self.firstChunk(of: piper.synthesize(request(run, "resident")), since: started)
+            return try await Self.firstChunk(of: piper.synthesize(request(Self.oneClause(run, "resident"))), since: started)
         }
         let espeak = try await median("first audio, espeak-ng in-process") { run in
-            var espeakRequest = request(run, "espeak")
+            var espeakRequest = request(Self.oneClause(run, "espeak"))
             espeakRequest.voice = "en-us"
             let started = ContinuousClock.now
             return try await Self.firstChunk(of: EspeakSynthesizer.shared.synthesize(espeakRequest), since: started)
         }
         let perSentence = try await median("first audio, python -m piper per sentence") { run in
-            try await firstByte(ofPiperCommandSaying: request(run, "command").text)
+            try await firstByte(ofPiperCommandSaying: Self.oneClause(run, "command"))
         }
         print(String(format: "  Piper resident / espeak-ng: %.1fx; python -m piper per sentence / Piper resident: %.1fx",
                      resident / espeak, perSentence / resident))
@@ -54,7 +51,7 @@ struct PiperBench {
         defer { whole.stop() }
         await whole.prepare()
         print("  a sentence of three clauses (\"\(Self.uncachedClauses(0, "Clara"))\"):")
-        _ = try await clauseRows(voice: voice, byClause: piper, whole: whole)
+        try await clauseRows(voice: voice, byClause: piper, whole: whole)
         whole.stop()
 
         let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)
@@ -90,7 +87,7 @@ struct PiperBench {
     func median(_ label: String, _ measure: (Int) async throws -> Double) async throws -> Double {
         var samples: [Double] = []
         for run in 0..<bench.runs { samples.append(try await measure(run)) }
-        return report(label, samples)
+        return Bench.report(label, samples)
     }
 
     /// Milliseconds from `started` (before the synthesize call) to the first chunk; drains the rest.

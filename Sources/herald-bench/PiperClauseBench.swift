@@ -77,7 +77,7 @@ extension PiperBench {
     }
 
     /// First audio clause by clause and whole, and the gaps between clauses, over the bench's runs.
-    func clauseRows(voice: PiperVoiceModel, byClause: PiperSynthesizer, whole: PiperSynthesizer) async throws -> Double {
+    func clauseRows(voice: PiperVoiceModel, byClause: PiperSynthesizer, whole: PiperSynthesizer) async throws {
         var firstByClause: [Double] = [], firstWhole: [Double] = [], gaps: [Double] = [], waits: [Double] = []
         var pauses: [Double] = []
         for run in 0..<bench.runs {
@@ -92,25 +92,16 @@ extension PiperBench {
             firstWhole.append(sentence.first?.arrivedMilliseconds ?? .nan)
             pauses.append(Self.longestInnerSilence(sentence.flatMap(\.samples), sampleRate: voice.sampleRate))
         }
-        let clause = report("first audio, Piper clause by clause", firstByClause)
-        let sentence = report("first audio, Piper whole sentence", firstWhole)
+        let clause = Bench.report("first audio, Piper clause by clause", firstByClause)
+        let sentence = Bench.report("first audio, Piper whole sentence", firstWhole)
         print(String(format: "  whole sentence / clause by clause: %.1fx", sentence / clause))
-        report("longest gap between clauses (heard)", gaps)
-        report("  of which waiting for the next render", waits)
-        report("longest pause inside a whole render", pauses)
-        return clause
+        Bench.report("longest gap between clauses (heard)", gaps)
+        Bench.report("  of which waiting for the next render", waits)
+        Bench.report("longest pause inside a whole render", pauses)
     }
 
+    /// An English request for `text` in the default voice at the normal rate.
     func request(_ text: String) -> SpeechRequest {
         SpeechRequest(text: text, language: "en", voice: "", rate: 175, pitch: 50)
-    }
-
-    /// Prints a row's median, min and max; returns the median.
-    @discardableResult
-    func report(_ label: String, _ samples: [Double]) -> Double {
-        let median = samples.sorted()[samples.count / 2]
-        print(String(format: "  %-44@ median %7.1f ms  (min %.1f, max %.1f, n=%d)", label as NSString, median,
-                     samples.min() ?? 0, samples.max() ?? 0, samples.count))
-        return median
     }
 }
