@@ -8,6 +8,8 @@ struct Checker {
     let history: History
     let rows: [LoggedRow]
     let heard: [MonitorRecorder.Stretch]
+    /// Every play the event stream showed, the earlier plays of an announcement said again too.
+    let watched: [PlayWatcher.Play]
     /// When each sink had no recorder listening: rows played then are not checked against it.
     let blind: [String: [(start: Date, end: Date)]]
     let exits: [(at: Date, status: Int32)]
@@ -23,6 +25,8 @@ struct Checker {
         var notHeard: [String] = []
         var refused: [String] = []
         var reminders = 0
+        /// Plays the event stream showed, and how many of them began an announcement again.
+        var plays = 0, playsAgain = 0
         var reminderProblems: [String] = []
         var violations: Int {
             lost.count + twice.count + unasked.count + notHeard.count + refused.count + reminderProblems.count
@@ -53,6 +57,7 @@ struct Checker {
             if row.outcome == "failed" { findings.lost.append("\(request.requestID): failed") }
         }
         checkHeard(&findings)
+        checkPlayedAgain(&findings)
         checkReminders(&findings)
         return findings
     }
@@ -91,7 +96,41 @@ struct Checker {
                 $0.target == stretch.sink && abs($0.at.timeIntervalSince(stretch.end)) < 0.5
             }
             if silencedByUser, faults.contains(where: { $0 > stretch.end && $0 < stretch.end.addingTimeInterval(30) }) { continue }
+            // An earlier play of an announcement said again (cut by a retarget or an unplugged
+            // sink): the log has only the last play, the event stream had this one.
+            if watched.contains(where: { Self.covers(stretch, $0) }) { continue }
             findings.unasked.append("\(String(format: "%.2f", stretch.seconds)) s on \(stretch.sink) at \(stretch.start): no row was playing")
+        }
+    }
+
+    /// A stretch heard on the play's sink while it played (the same margins as a logged row's).
+    private static func covers(_ stretch: MonitorRecorder.Stretch, _ play: PlayWatcher.Play) -> Bool {
+        guard play.sink == stretch.sink else { return false }
+        let finished = play.finishedAt ?? play.startedAt.addingTimeInterval(30)
+        return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > play.startedAt.addingTimeInterval(-0.3)
+    }
+
+    /// An announcement heard whole and then begun again, which the log cannot show (it keeps the
+    /// last play): the event stream's plays of one announcement against what each one's monitor
+    /// carried. Only a stretch that no other play shares is taken as that play's own.
+    private func checkPlayedAgain(_ findings: inout Findings) {
+        func ownStretch(_ play: PlayWatcher.Play) -> MonitorRecorder.Stretch? {
+            let mine = heard.filter { Self.covers($0, play) }
+            guard mine.count == 1, let stretch = mine.first,
+                  !watched.contains(where: { Self.covers(stretch, $0) && ($0.id != play.id || $0.startedAt != play.startedAt) }) else { return nil }
+            return stretch
+        }
+        findings.plays = watched.count
+        for (id, plays) in Dictionary(grouping: watched, by: \.id) where plays.count > 1 {
+            findings.playsAgain += plays.count - 1
+            let sorted = plays.sorted { $0.startedAt < $1.startedAt }
+            for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+                guard let first = ownStretch(earlier), let again = ownStretch(later),
+                      again.seconds > 0.5, first.seconds >= again.seconds - 0.15 else { continue }
+                let name = later.requestID ?? id
+                if findings.twice.contains(where: { $0.hasPrefix(name) }) { continue }
+                findings.twice.append("\(name): heard whole (\(String(format: "%.2f", first.seconds)) s) on \(earlier.sink) at \(first.start), begun again on \(later.sink) at \(later.startedAt)")
+            }
         }
     }
 

@@ -30,7 +30,8 @@ enum Soak {
             |---|---|---|---|---|---|---|---|---|---|---|
             | \(findings.accepted) | \(findings.lost.count) | \(findings.twice.count) | \(findings.unasked.count) | \(findings.notHeard.count) | \(leftChanged.count) of \(idleChecks) checks | \(findings.reminders) | \(findings.reminderProblems.count) | \(healthFailures.count) of \(healthChecks) | \(first.map { String(format: "%.1f", $0.rssMB) } ?? "-") MB, \(last.map { String(format: "%.1f", $0.rssMB) } ?? "-") MB | \(first.map { "\($0.fds)" } ?? "-"), \(last.map { "\($0.fds)" } ?? "-") |
 
-            outcomes of the accepted: \(outcomes); \(heard) stretches of sound heard on the monitors
+            outcomes of the accepted: \(outcomes); \(heard) stretches of sound heard on the monitors;
+            \(findings.plays) plays seen on the event stream, \(findings.playsAgain) of them an announcement begun again
             """)
         if !aimedKills.isEmpty {
             let sorted = aimedKills.sorted()

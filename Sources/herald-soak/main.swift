@@ -36,6 +36,8 @@ try herald.writeConfig()
 let keepStreams = Task { await sound.keepStreamsUp() }
 let watchEvents = Task { await broker.watchEvents() }
 let supervisor = Task { await herald.supervise() }
+let playWatcher = PlayWatcher(herald: herald)
+let watchPlays = Task { await playWatcher.run() }
 var ready = false
 for _ in 0..<200 where !ready {
     ready = await herald.healthy()
@@ -136,6 +138,7 @@ let blind = Dictionary(uniqueKeysWithValues: SoundWorld.sinks.map { ($0, sound.m
 let blindSeconds = blind.values.joined().reduce(0.0) { $0 + min($1.end, ended).timeIntervalSince(max($1.start, began)) }
 say(String(format: "herald-soak: the monitors were not listened to for %.1f s in all (sound servers down, sinks unplugged, recorders moved)", max(0, blindSeconds)))
 await herald.stop()
+watchPlays.cancel()
 let exits = herald.exits
 keepStreams.cancel()
 watchEvents.cancel()
@@ -150,7 +153,7 @@ if mounted {
 }
 
 try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + "/user.log", atomically: true, encoding: .utf8)
-let checker = Checker(history: history, rows: rows, heard: heard, blind: blind, exits: exits, grace: 120, end: ended)
+let checker = Checker(history: history, rows: rows, heard: heard, watched: playWatcher.all, blind: blind, exits: exits, grace: 120, end: ended)
 let findings = checker.check()
 let failures = Soak.report(findings, history: history, heard: heard.count, aimedKills: history.with { $0.aimedKillOffsets }, idleChecks: idleChecks,
                            minutes: ended.timeIntervalSince(began) / 60, seed: seed, folder: folder,

@@ -315,10 +315,13 @@ final class MQTTTests {
                            #"{"text": "Order fifty one is ready at the counter, please come and collect it now", "request_id": "cut-1"}"#)
         try events.waitFor("the accepted event") { $0["request_id"] as? String == "cut-1" && $0["outcome"] as? String == "accepted" }
         // About 4 s of speech: killed while it plays.
+        var playing: [String: Any]?
         try SoundServer.waitFor("the announcement to be playing", timeout: 15) {
-            let now = try daemon.get("/v1/status")["daemon"] as? [String: Any]
-            return (now?["current_elapsed_milliseconds"] as? Int ?? 0) > 300
+            playing = try daemon.get("/v1/status")["daemon"] as? [String: Any]
+            return (playing?["current_elapsed_milliseconds"] as? Int ?? 0) > 300
         }
+        // The status names where it plays (the soak follows each play by it).
+        #expect(playing?["current_sink"] as? String == SoundServer.sink, "\(playing ?? [:])")
         daemon.crash()
         #expect(!events.messages.contains { $0["request_id"] as? String == "cut-1" && $0["outcome"] as? String == "played" })
         daemon = try start(hub)

@@ -12,6 +12,7 @@ extension AnnouncementDaemon {
         }
         return Snapshot(current: machine.current?.entry.item.record, currentStartedAt: playing?.startedAt,
                         currentElapsedMilliseconds: playing.map { Int(now().timeIntervalSince($0.startedAt) * 1000) },
+                        currentSink: playing?.sink,
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(now().timeIntervalSince(startedAt)),
                         paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,

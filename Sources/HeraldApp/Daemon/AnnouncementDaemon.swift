@@ -26,6 +26,8 @@ public actor AnnouncementDaemon {
         public var currentStartedAt: Date?
         /// How far into the current announcement, against its length when known.
         public var currentElapsedMilliseconds: Int?
+        /// The sink it is playing on now (a retarget or an unplugged sink says it again elsewhere).
+        public var currentSink: String?
         public var queueDepth: [String: Int]
         public var safeguardOpen: Bool
         public var uptimeSeconds: Int
@@ -55,7 +57,7 @@ public actor AnnouncementDaemon {
     /// Every decision about the queue: this actor only carries them out.
     var machine: QueueMachine<Queued>
     /// The playback of the current entry, to cancel (fade out) when the machine says so.
-    var playing: (cancel: @Sendable () -> Void, startedAt: Date)?
+    var playing: (cancel: @Sendable () -> Void, startedAt: Date, sink: String)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     var sessionIsFresh = false
     var session: SafeguardSession?
@@ -349,7 +351,7 @@ public actor AnnouncementDaemon {
                                               requested: requested, leadIn: leadIn)
             return (record, result)
         }
-        playing = ({ task.cancel() }, now())
+        playing = ({ task.cancel() }, now(), session.sinkName)
         changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
