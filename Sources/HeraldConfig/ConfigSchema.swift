@@ -11,6 +11,8 @@ enum ConfigSchema {
         case openMapping
         /// Named entries, each a section of fields (`reminders.list.medication.text`).
         case records
+        /// Named lists (`groups.downstairs: [kitchen, living]`).
+        case namedLists
     }
 
     static let keys: [String: Kind] = [
@@ -50,6 +52,9 @@ enum ConfigSchema {
         "quiet_hours.windows": .list, "quiet_hours.target_volume": .scalar, "quiet_hours.time_zone": .scalar,
         "priorities.critical.quiet_hours": .scalar, "priorities.high.quiet_hours": .scalar,
         "priorities.normal.quiet_hours": .scalar, "priorities.low.quiet_hours": .scalar,
+        "rooms": .records, "groups": .namedLists, "defaults.rooms": .list,
+        "priorities.critical.rooms": .list, "priorities.high.rooms": .list,
+        "priorities.normal.rooms": .list, "priorities.low.rooms": .list,
         "chimes.critical": .scalar, "chimes.high": .scalar, "chimes.normal": .scalar, "chimes.low": .scalar,
     ]
 

@@ -76,6 +76,7 @@ struct ConfigValues {
         result.priorities = priorities(defaults: defaults.priorities)
         readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory)
         result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
+        result.configuredRooms = readRooms(house: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         result.history.retentionDays = integer("history.retention_days", range: 0...36_500) ?? result.history.retentionDays
         if result.history.retentionDays > 0 && result.history.retentionDays < result.queue.requestIDRetentionDays {

@@ -17,6 +17,8 @@ struct YAMLLayout {
     var values: [String: String] = [:]
     /// The named entries of record sections (`reminders.list`), in file order, with their lines.
     var records: [String: [(name: String, line: Int?, fields: Node.Mapping)]] = [:]
+    /// The named lists of `namedLists` sections (`groups`), in file order, with their lines.
+    var namedLists: [String: [(name: String, line: Int?, items: [String])]] = [:]
     /// False when no value can be read (not YAML, not a mapping, anchors): only `problems` count.
     var isParsable = true
     /// True for a file without keys (empty, comments only, `---`): every default applies.
@@ -134,6 +136,27 @@ struct YAMLLayout {
                 found.append((name, entryLine, mapping))
             }
             records[key] = found
+        case (.namedLists, .mapping(let entries)):
+            var found: [(name: String, line: Int?, items: [String])] = []
+            for (nameNode, items) in entries {
+                let entryLine = nameNode.mark?.line
+                let name = nameNode.scalar?.string ?? ""
+                lines["\(key).\(name)"] = entryLine
+                switch items {
+                case .sequence(let sequence) where sequence.allSatisfy({ $0.scalar != nil }):
+                    found.append((name, entryLine, sequence.compactMap(\.scalar?.string)))
+                case .scalar(let single) where !single.string.isEmpty:
+                    found.append((name, entryLine, [single.string]))
+                default:
+                    problems.append(ConfigProblem(file: file, line: entryLine, key: "\(key).\(name)",
+                                                  message: "must be a list of names, like [kitchen, living]"))
+                }
+            }
+            namedLists[key] = found
+        case (.namedLists, _) where Self.isBlank(value):
+            namedLists[key] = []
+        case (.namedLists, _):
+            problem("must be a section of name: [member, ...] lines, indented below the key")
         case (.records, _) where Self.isBlank(value):
             records[key] = []
         case (.records, _):

@@ -15,12 +15,6 @@ public enum SinkDeviceClass: String, Sendable, Codable, CaseIterable {
     /// Nothing in the properties says (a tunnel, a filter on top of another sink, ...).
     case unknown
 
-    /// The sink properties `classify` reads; the PulseAudio layer copies exactly these.
-    public static let propertyKeys = [
-        "device.bus", "device.api", "device.form_factor", "device.class", "device.profile.name",
-        "device.icon_name", "factory.name", "node.virtual",
-    ]
-
     /// The class from a sink's properties (`pactl list sinks` shows them), its name and its
     /// active port.
     ///

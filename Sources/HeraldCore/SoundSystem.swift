@@ -33,10 +33,12 @@ public struct SinkState: Sendable, Equatable {
     public var channelNames: [String]
     /// The kind of device, from the sink's properties: it sizes the lead-in.
     public var deviceClass: SinkDeviceClass
+    /// The sink's properties (`device.bus`, `alsa.card_name`, ...): a room may find its sink by them.
+    public var properties: [String: String]
 
     public init(index: UInt32, name: String, description: String, state: SinkRunState,
                 muted: Bool, volumes: ChannelVolumes, channelNames: [String],
-                deviceClass: SinkDeviceClass = .unknown) {
+                deviceClass: SinkDeviceClass = .unknown, properties: [String: String] = [:]) {
         self.index = index
         self.name = name
         self.description = description
@@ -45,6 +47,7 @@ public struct SinkState: Sendable, Equatable {
         self.volumes = volumes
         self.channelNames = channelNames
         self.deviceClass = deviceClass
+        self.properties = properties
     }
 }
 
@@ -113,6 +116,8 @@ public protocol SoundSystem: Sendable {
     func serverInstance() async -> UInt32?
     /// The sink called `name`; throws `SoundSystemError.noSuchSink` when there is none.
     func sink(named name: String) async throws -> SinkState
+    /// Every sink the server has now (rooms find theirs among them).
+    func sinks() async throws -> [SinkState]
     func setSinkVolume(named name: String, to volumes: ChannelVolumes) async throws
     func setSinkMute(named name: String, to muted: Bool) async throws
     /// Unmutes `name` (when `unmute`), sets `volumes` (when given), and returns the sink as it

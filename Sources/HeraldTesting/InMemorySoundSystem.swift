@@ -43,6 +43,8 @@ public actor InMemorySoundSystem: SoundConnection {
         streamList = []
     }
 
+    public func sinks() async throws -> [SinkState] { [sink] }
+
     public func sink(named name: String) async throws -> SinkState {
         guard name == sink.name else { throw SoundSystemError.noSuchSink(name) }
         return sink

@@ -38,6 +38,15 @@ extension PulseConnection {
         return sink
     }
 
+    /// Every sink on the server.
+    public func sinks() async throws -> [SinkState] {
+        try await perform("sink list") { context, userdata in
+            pa_context_get_sink_info_list(context, { _, info, _, userdata in
+                if let info = info?.pointee { PulseRequest<SinkState>.from(userdata).items.append(SinkState(info)) }
+            }, userdata)
+        }
+    }
+
     /// Every playback stream (sink-input) on the server.
     public func sinkInputs() async throws -> [StreamState] {
         try await perform("sink-input list") { context, userdata in
@@ -132,16 +141,19 @@ extension SinkState {
         default: .unknown
         }
         let name = String(cString: info.name)
+        // Every property: the device class reads a few, a room's `match:` any.
         var properties: [String: String] = [:]
-        for key in SinkDeviceClass.propertyKeys {
-            if let value = pa_proplist_gets(info.proplist, key) { properties[key] = String(cString: value) }
+        var cursor: UnsafeMutableRawPointer?
+        while let key = pa_proplist_iterate(info.proplist, &cursor) {
+            if let value = pa_proplist_gets(info.proplist, key) { properties[String(cString: key)] = String(cString: value) }
         }
         let port = info.active_port.flatMap { $0.pointee.name.map { String(cString: $0) } }
         self.init(index: info.index, name: name,
                   description: info.description.map { String(cString: $0) } ?? "",
                   state: state, muted: info.mute != 0, volumes: info.volume.channelVolumes,
                   channelNames: names,
-                  deviceClass: SinkDeviceClass.classify(properties, sinkName: name, activePort: port))
+                  deviceClass: SinkDeviceClass.classify(properties, sinkName: name, activePort: port),
+                  properties: properties)
     }
 }
 

@@ -30,6 +30,17 @@ extension Herald {
                     let safeguard = configuration.safeguard
                     print("\(path): OK")
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
+                    if let rooms = configuration.configuredRooms {
+                        for room in rooms.rooms {
+                            let quiet = room.quietWindows.map { $0.isEmpty ? "never quiet" : "quiet \($0.map(\.description).joined(separator: ", "))" }
+                            print("  room \(room.name): sink \(room.sink); raise below \(room.safeguard.minVolume) to \(room.safeguard.targetVolume), mute \(room.safeguard.mutePolicy.rawValue)\(quiet.map { "; \($0)" } ?? "")")
+                        }
+                        for (group, members) in rooms.groups.sorted(by: { $0.key < $1.key }) {
+                            print("  group \(group): \(members.joined(separator: ", "))")
+                        }
+                        print("  announcements go to: \(rooms.defaultRooms.joined(separator: ", ")) unless they name rooms")
+                    }
+                    if let note = configuration.roomsNotPlayedYet { print("  note: \(note)") }
                     print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
                     print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; mute: \(safeguard.mutePolicy.rawValue)")
                     let classes = SinkDeviceClass.allCases.map { "\($0.rawValue) \(safeguard.leadInByClass[$0] ?? 0) ms" }

@@ -22,6 +22,15 @@ public struct StatusReport: Codable, Sendable {
         public var herald: Bool
     }
 
+    /// A configured room and the sink it finds now.
+    public struct RoomSink: Codable, Sendable {
+        public var room: String
+        /// The sink it would play on now; nil when absent or ambiguous.
+        public var sink: String?
+        /// Why it has none: absent, or which sinks its match fits.
+        public var problem: String?
+    }
+
     public var server: String?
     public var serverError: String?
     public var sink: Sink?
@@ -31,6 +40,8 @@ public struct StatusReport: Codable, Sendable {
     public var safeguardWouldDo: [String]
     /// True when a journal is waiting for `herald restore`.
     public var pendingJournal: Bool
+    /// The rooms of `rooms:` and where each finds its sink; empty without `rooms:`.
+    public var rooms: [RoomSink] = []
 
     /// Gathers the report; never throws: what could not be read is reported as an error field.
     /// A resident process passes its open connection; otherwise one is made for the report.
@@ -43,6 +54,17 @@ public struct StatusReport: Codable, Sendable {
             if let resident { sound = resident } else { sound = try await context.connectSound() }
             let info = try await sound.serverInfo()
             report.server = "\(info.name) \(info.version)"
+            if let rooms = context.configuration.configuredRooms {
+                let sinks = try await sound.sinks()
+                report.rooms = rooms.rooms.map { room in
+                    switch room.pick(from: sinks, defaultSink: info.defaultSinkName) {
+                    case .found(let sink): RoomSink(room: room.name, sink: sink.name)
+                    case .absent: RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
+                    case .ambiguous(let names):
+                        RoomSink(room: room.name, problem: "its match fits \(names.joined(separator: ", ")); make it name one (add a property, or use sink:)")
+                    }
+                }
+            }
         } catch {
             report.serverError = "\(error)"
             return report
@@ -102,6 +124,9 @@ public struct StatusReport: Codable, Sendable {
                 lines.append("  #\(stream.index) \(stream.application ?? "?") role=\(stream.mediaRole ?? "-") \(volume)\(stream.muted ? " muted" : "")\(stream.herald ? " (Herald)" : "")")
             }
             lines.append("safeguard would: \(safeguardWouldDo.joined(separator: "; "))")
+        }
+        for room in rooms {
+            lines.append("room \(room.room): \(room.sink ?? room.problem ?? "?")")
         }
         lines.append("journal: \(pendingJournal ? "PENDING: run 'herald restore'" : "clear")")
         return lines.joined(separator: "\n")

@@ -1,0 +1,215 @@
+import Foundation
+import HeraldCore
+import Yams
+
+extension ConfigValues {
+    /// The fields a room may have.
+    static let roomFields: Set<String> = ["sink", "match", "safeguard", "quiet_hours"]
+    /// The safeguard keys a room may override.
+    static let roomSafeguardFields: Set<String> = ["min_volume", "target_volume", "max_volume", "duck_level", "mute", "lead_in"]
+
+    /// `rooms:`, `groups:`, `defaults.rooms` and `priorities.<p>.rooms`; nil with no `rooms:`
+    /// (`HeraldConfiguration.rooms` is then the one room `default` on `sink:`).
+    mutating func readRooms(house: SafeguardSettings) -> RoomSettings? {
+        let entries = layout.records["rooms"] ?? []
+        guard !entries.isEmpty else {
+            if let line = layout.lines["groups"], !(layout.namedLists["groups"] ?? []).isEmpty {
+                problems.append(ConfigProblem(file: file, line: line, key: "groups", message: "groups need rooms: name the rooms first (rooms: {kitchen: {sink: NAME}})"))
+            }
+            // Only `default` and `all` to name: checked all the same, so a typo is not silent.
+            let single = RoomSettings.single(house)
+            _ = roomLists(known: single)
+            if let defaults = layout.listItems["defaults.rooms"] { _ = checkNames(defaults, key: "defaults.rooms", in: single) }
+            return nil
+        }
+        var settings = RoomSettings(rooms: [])
+        var sinkOwners: [String: String] = [:]
+        for entry in entries {
+            guard let room = configRoom(entry.name, entry.fields, house: house) else { continue }
+            if case .named(let sink) = room.sink {
+                if let owner = sinkOwners[sink] {
+                    report("rooms.\(room.name).sink", "'\(sink)' is already the sink of room \(owner); two rooms cannot share a sink (make one room, or a group of both)")
+                    continue
+                }
+                sinkOwners[sink] = room.name
+            }
+            settings.rooms.append(room)
+        }
+        for group in layout.namedLists["groups"] ?? [] {
+            let key = "groups.\(group.name)"
+            guard Self.isRoomName(group.name), group.name != RoomSettings.allGroup else {
+                report(key, "'\(group.name)' cannot name a group; use letters, digits, - and _ (all is built in)")
+                continue
+            }
+            guard settings.room(named: group.name) == nil else {
+                report(key, "'\(group.name)' is already a room; give the group another name")
+                continue
+            }
+            settings.groups[group.name] = group.items
+        }
+        for group in layout.namedLists["groups"] ?? [] where settings.groups[group.name] != nil {
+            let key = "groups.\(group.name)"
+            if let unknown = group.items.first(where: { $0 != RoomSettings.allGroup && settings.room(named: $0) == nil && settings.groups[$0] == nil }) {
+                report(key, "'\(unknown)' is not a room or group; the rooms are \(settings.rooms.map(\.name).joined(separator: ", "))")
+                settings.groups[group.name] = nil
+            } else if group.items.contains(group.name) {
+                report(key, "the group names itself; list its rooms instead")
+                settings.groups[group.name] = nil
+            } else if case let cycle = settings.cycle(through: group.name), !cycle.isEmpty {
+                report(key, "the groups \((cycle + [group.name]).joined(separator: " -> ")) name each other in a circle; list rooms in one of them")
+                settings.groups[group.name] = nil
+            } else if group.items.isEmpty {
+                report(key, "names no room; list its rooms, like [kitchen, living]")
+                settings.groups[group.name] = nil
+            }
+        }
+        settings.roomsByPriority = roomLists(known: settings)
+        if let defaults = layout.listItems["defaults.rooms"] {
+            if checkNames(defaults, key: "defaults.rooms", in: settings) { settings.defaultRooms = defaults }
+        }
+        return settings
+    }
+
+    /// `priorities.<p>.rooms`, each name checked against the rooms and groups.
+    private mutating func roomLists(known settings: RoomSettings) -> [Priority: [String]] {
+        var result: [Priority: [String]] = [:]
+        for priority in Priority.allCases {
+            let key = "priorities.\(priority.rawValue).rooms"
+            guard let names = layout.listItems[key] else { continue }
+            if checkNames(names, key: key, in: settings) { result[priority] = names }
+        }
+        return result
+    }
+
+    private mutating func checkNames(_ names: [String], key: String, in settings: RoomSettings) -> Bool {
+        do throws(RoomSettings.Problem) {
+            _ = try settings.expand(names)
+            return true
+        } catch {
+            report(key, error.description)
+            return false
+        }
+    }
+
+    /// Letters, digits, `-` and `_`: a name that goes into URLs, metrics labels and MQTT topics.
+    static func isRoomName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// One entry of `rooms:`.
+    private mutating func configRoom(_ name: String, _ mapping: Node.Mapping, house: SafeguardSettings) -> Room? {
+        let prefix = "rooms.\(name)"
+        guard Self.isRoomName(name), name != RoomSettings.allGroup else {
+            report(prefix, "'\(name)' cannot name a room; use letters, digits, - and _ (all is the built-in group of every room)")
+            return nil
+        }
+        var fields: [String: Node] = [:]
+        for (keyNode, value) in mapping {
+            let key = keyNode.scalar?.string ?? ""
+            guard Self.roomFields.contains(key) else {
+                report("\(prefix).\(key)", "unknown field; a room has \(Self.roomFields.sorted().joined(separator: ", "))")
+                return nil
+            }
+            fields[key] = value
+        }
+        let selector: Room.SinkSelector
+        switch (fields["sink"]?.scalar?.string, fields["match"]) {
+        case (let sink?, nil) where !sink.isEmpty:
+            selector = .named(sink)
+        case (nil, .mapping(let properties)?) where !properties.isEmpty:
+            var wanted: [String: String] = [:]
+            for (keyNode, value) in properties {
+                guard let property = keyNode.scalar?.string, let text = value.scalar?.string else {
+                    report("\(prefix).match", "each line is a sink property and its value, like device.bus: usb")
+                    return nil
+                }
+                wanted[property] = text
+            }
+            selector = .matching(wanted)
+        case (_?, _?):
+            report(prefix, "give sink or match, not both")
+            return nil
+        default:
+            report(prefix, "needs sink (a sink's name, as pactl list short sinks shows it) or match (sink properties, like device.bus: usb)")
+            return nil
+        }
+        var safeguard = house
+        safeguard.sinkName = nil
+        if let overrides = fields["safeguard"] {
+            guard case .mapping(let entries) = overrides else {
+                report("\(prefix).safeguard", "must be a section of safeguard keys (target_volume: 60%, ...)")
+                return nil
+            }
+            guard readRoomSafeguard(entries, prefix: "\(prefix).safeguard", into: &safeguard) else { return nil }
+        }
+        var quietWindows: [QuietWindow]?
+        if let quiet = fields["quiet_hours"] {
+            let texts: [String]
+            switch quiet {
+            case .sequence(let items): texts = items.compactMap(\.scalar?.string)
+            case .scalar(let one): texts = one.string.isEmpty || one.string == "never" ? [] : [one.string]
+            default: texts = []
+            }
+            quietWindows = []
+            for text in texts {
+                guard let window = QuietWindow(text) else {
+                    report("\(prefix).quiet_hours", "'\(text)' is not a window; write it like 21:00-07:00, or [] (never quiet)")
+                    return nil
+                }
+                quietWindows?.append(window)
+            }
+        }
+        return Room(name: name, sink: selector, safeguard: safeguard, quietWindows: quietWindows)
+    }
+
+    /// A room's `safeguard:` section over the house's values; false after reporting a problem.
+    private mutating func readRoomSafeguard(_ entries: Node.Mapping, prefix: String, into safeguard: inout SafeguardSettings) -> Bool {
+        for (keyNode, value) in entries {
+            let field = keyNode.scalar?.string ?? ""
+            let key = "\(prefix).\(field)"
+            guard Self.roomSafeguardFields.contains(field) else {
+                report(key, "not a room's safeguard key; a room may set \(Self.roomSafeguardFields.sorted().joined(separator: ", "))")
+                return false
+            }
+            let text = (value.scalar?.string ?? "").trimmingCharacters(in: .whitespaces)
+            switch field {
+            case "mute":
+                guard let policy = MutePolicy(rawValue: text.lowercased()) else {
+                    report(key, "'\(text)' is not a mute policy; use override or respect")
+                    return false
+                }
+                safeguard.mutePolicy = policy
+            case "lead_in":
+                guard let length = DurationText.parse(text, plainUnit: .milliseconds), length <= Self.maxLeadIn else {
+                    report(key, "'\(text)' is not a lead-in; write it like 700ms, from 0ms to 5s")
+                    return false
+                }
+                // The room's own length, whatever its sink's class; still only after a suspend (auto).
+                for deviceClass in SinkDeviceClass.allCases { safeguard.leadInByClass[deviceClass] = length.inMilliseconds }
+                safeguard.leadInBySink = [:]
+            default:
+                let range: ClosedRange<Double> = field == "duck_level" ? 0...100 : field == "min_volume" ? 0...150 : 1...150
+                let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text
+                guard let percent = Double(digits), percent.isFinite, range.contains(percent) else {
+                    report(key, "'\(text)' is not a percentage from \(Int(range.lowerBound))% to \(Int(range.upperBound))%; write it like 60%")
+                    return false
+                }
+                switch field {
+                case "min_volume": safeguard.minVolume = Volume(percent: percent)
+                case "target_volume": safeguard.targetVolume = Volume(percent: percent)
+                case "max_volume": safeguard.maxVolume = Volume(percent: percent)
+                default: safeguard.duckLevel = percent / 100
+                }
+            }
+        }
+        if safeguard.minVolume > safeguard.targetVolume {
+            report(prefix, "min_volume \(safeguard.minVolume) is above target_volume \(safeguard.targetVolume) in this room; make min_volume <= target_volume")
+            return false
+        }
+        if safeguard.targetVolume > safeguard.maxVolume {
+            report(prefix, "target_volume \(safeguard.targetVolume) is above max_volume \(safeguard.maxVolume) in this room; make target_volume <= max_volume")
+            return false
+        }
+        return true
+    }
+}

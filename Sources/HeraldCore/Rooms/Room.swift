@@ -1,0 +1,72 @@
+/// A named place with a speaker (DESIGN.md "Rooms"): its sink, found by name or by the sink's
+/// properties, and its own safeguard and quiet hours where they differ from the house's.
+public struct Room: Sendable, Equatable {
+    /// How a room finds its sink among those the server has now.
+    public enum SinkSelector: Sendable, Equatable, CustomStringConvertible {
+        /// The server's default sink at the time of playing (the `default` room without `sink:`).
+        case serverDefault
+        /// The sink of this exact name.
+        case named(String)
+        /// The one sink whose properties hold every one of these values (`device.bus: usb`), so a
+        /// USB speaker is found on whatever port it is plugged into.
+        case matching([String: String])
+
+        public var description: String {
+            switch self {
+            case .serverDefault: "the default sink"
+            case .named(let name): name
+            case .matching(let properties):
+                "the one with " + properties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            }
+        }
+    }
+
+    /// What a selector found among the sinks present.
+    public enum Pick: Sendable, Equatable {
+        case found(SinkState)
+        /// No sink answers (a speaker unplugged, or none by that name yet).
+        case absent
+        /// A match that fits more than one sink: none is picked, and these are named.
+        case ambiguous([String])
+    }
+
+    public var name: String
+    public var sink: SinkSelector
+    /// The house's safeguard with this room's overrides.
+    public var safeguard: SafeguardSettings
+    /// This room's quiet windows; nil keeps the house's (`quiet_hours.windows`).
+    public var quietWindows: [QuietWindow]?
+
+    public init(name: String, sink: SinkSelector, safeguard: SafeguardSettings, quietWindows: [QuietWindow]? = nil) {
+        self.name = name
+        self.sink = sink
+        self.safeguard = safeguard
+        self.quietWindows = quietWindows
+    }
+
+    /// This room's sink among `sinks`; `defaultSink` is the server's default sink's name.
+    public func pick(from sinks: [SinkState], defaultSink: String?) -> Pick {
+        switch sink {
+        case .serverDefault:
+            guard let defaultSink, let found = sinks.first(where: { $0.name == defaultSink }) else { return .absent }
+            return .found(found)
+        case .named(let name):
+            return sinks.first { $0.name == name }.map(Pick.found) ?? .absent
+        case .matching(let properties):
+            let fitting = sinks.filter { sink in properties.allSatisfy { sink.properties[$0.key] == $0.value } }
+            switch fitting.count {
+            case 0: return .absent
+            case 1: return .found(fitting[0])
+            default: return .ambiguous(fitting.map(\.name))
+            }
+        }
+    }
+
+    /// The quiet hours as they apply in this room: the house's policies and target, its own windows.
+    public func quietHours(_ house: QuietHours) -> QuietHours {
+        guard let quietWindows else { return house }
+        var quiet = house
+        quiet.windows = quietWindows
+        return quiet
+    }
+}
