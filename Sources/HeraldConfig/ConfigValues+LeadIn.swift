@@ -17,13 +17,17 @@ extension ConfigValues {
         // Sink names hold dots (alsa_output.pci-0000_00_1f.3.analog-stereo), so the entries are
         // read as the file wrote them, not through dotted config keys.
         for (sink, text) in layout.mappings["safeguard.lead_in_sinks"] ?? [] {
-            let key = "safeguard.lead_in_sinks.\(sink)"
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let value = DurationText.parse(trimmed, plainUnit: .milliseconds), value <= Self.maxLeadIn else {
-                report(key, "'\(trimmed)' is not a lead-in; write it like 300ms, from 0ms to 5s")
-                continue
-            }
-            safeguard.leadInBySink[sink] = value.inMilliseconds
+            if let length = leadInLength(text, key: "safeguard.lead_in_sinks.\(sink)") { safeguard.leadInBySink[sink] = length }
         }
+    }
+
+    /// `text` as a lead-in length in milliseconds (0 to 5 s); nil after reporting it under `key`.
+    mutating func leadInLength(_ text: String, key: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let value = DurationText.parse(trimmed, plainUnit: .milliseconds), value <= Self.maxLeadIn else {
+            report(key, "'\(trimmed)' is not a lead-in; write it like 300ms, from 0ms to 5s")
+            return nil
+        }
+        return value.inMilliseconds
     }
 }

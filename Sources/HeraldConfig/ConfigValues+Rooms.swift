@@ -113,14 +113,22 @@ extension ConfigValues {
             fields[key] = value
         }
         let selector: Room.SinkSelector
-        switch (fields["sink"]?.scalar?.string, fields["match"]) {
-        case (let sink?, nil) where !sink.isEmpty:
-            selector = .named(sink)
-        case (nil, .mapping(let properties)?) where !properties.isEmpty:
+        switch (fields["sink"], fields["match"]) {
+        case (let sink?, nil):
+            guard let name = sink.scalar?.string.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+                report("\(prefix).sink", "must be one sink's name, as pactl list short sinks shows it")
+                return nil
+            }
+            selector = .named(name)
+        case (nil, let match?):
+            guard case .mapping(let properties) = match, !properties.isEmpty else {
+                report("\(prefix).match", "must be a section of sink properties and their values, like {device.bus: usb}")
+                return nil
+            }
             var wanted: [String: String] = [:]
             for (keyNode, value) in properties {
-                guard let property = keyNode.scalar?.string, let text = value.scalar?.string else {
-                    report("\(prefix).match", "each line is a sink property and its value, like device.bus: usb")
+                guard let property = keyNode.scalar?.string, let text = value.scalar?.string, !text.isEmpty else {
+                    report("\(prefix).match", "each line is a sink property and its value, like device.bus: usb (pactl list sinks shows them)")
                     return nil
                 }
                 wanted[property] = text
@@ -129,7 +137,7 @@ extension ConfigValues {
         case (_?, _?):
             report(prefix, "give sink or match, not both")
             return nil
-        default:
+        case (nil, nil):
             report(prefix, "needs sink (a sink's name, as pactl list short sinks shows it) or match (sink properties, like device.bus: usb)")
             return nil
         }
@@ -144,16 +152,21 @@ extension ConfigValues {
         }
         var quietWindows: [QuietWindow]?
         if let quiet = fields["quiet_hours"] {
-            let texts: [String]
+            let key = "\(prefix).quiet_hours"
+            let texts: [String]?
             switch quiet {
-            case .sequence(let items): texts = items.compactMap(\.scalar?.string)
+            case .sequence(let items) where items.allSatisfy({ $0.scalar != nil }): texts = items.compactMap(\.scalar?.string)
             case .scalar(let one): texts = one.string.isEmpty || one.string == "never" ? [] : [one.string]
-            default: texts = []
+            default: texts = nil
+            }
+            guard let texts else {
+                report(key, "must be a list of windows, like [\"21:00-07:00\"], or [] for never quiet (the house's policies apply)")
+                return nil
             }
             quietWindows = []
             for text in texts {
                 guard let window = QuietWindow(text) else {
-                    report("\(prefix).quiet_hours", "'\(text)' is not a window; write it like 21:00-07:00, or [] (never quiet)")
+                    report(key, "'\(text)' is not a window; write it like 21:00-07:00, or [] (never quiet)")
                     return nil
                 }
                 quietWindows?.append(window)
@@ -180,20 +193,18 @@ extension ConfigValues {
                 }
                 safeguard.mutePolicy = policy
             case "lead_in":
-                guard let length = DurationText.parse(text, plainUnit: .milliseconds), length <= Self.maxLeadIn else {
-                    report(key, "'\(text)' is not a lead-in; write it like 700ms, from 0ms to 5s")
-                    return false
+                // A policy (auto, always, never), as the house's key, or this room's length.
+                if let policy = LeadInPolicy(rawValue: text.lowercased()) {
+                    safeguard.leadIn = policy
+                } else {
+                    guard let length = leadInLength(text, key: key) else { return false }
+                    // The room's own length, whatever its sink's class; played as the policy says.
+                    for deviceClass in SinkDeviceClass.allCases { safeguard.leadInByClass[deviceClass] = length }
+                    safeguard.leadInBySink = [:]
                 }
-                // The room's own length, whatever its sink's class; still only after a suspend (auto).
-                for deviceClass in SinkDeviceClass.allCases { safeguard.leadInByClass[deviceClass] = length.inMilliseconds }
-                safeguard.leadInBySink = [:]
             default:
                 let range: ClosedRange<Double> = field == "duck_level" ? 0...100 : field == "min_volume" ? 0...150 : 1...150
-                let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text
-                guard let percent = Double(digits), percent.isFinite, range.contains(percent) else {
-                    report(key, "'\(text)' is not a percentage from \(Int(range.lowerBound))% to \(Int(range.upperBound))%; write it like 60%")
-                    return false
-                }
+                guard let percent = percent(text, key: key, range: range) else { return false }
                 switch field {
                 case "min_volume": safeguard.minVolume = Volume(percent: percent)
                 case "target_volume": safeguard.targetVolume = Volume(percent: percent)

@@ -215,6 +215,11 @@ struct ConfigValues {
     /// `70%`, `70` or `70.5%`, within `range`.
     private mutating func percent(_ key: String, range: ClosedRange<Double>) -> Double? {
         guard let text = string(key)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return percent(text, key: key, range: range)
+    }
+
+    /// `text` as a percentage within `range`; nil after reporting it under `key`.
+    mutating func percent(_ text: String, key: String, range: ClosedRange<Double>) -> Double? {
         let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text
         guard let value = Double(digits), value.isFinite else {
             report(key, "'\(text)' is not a percentage; write it like 70%")

@@ -57,7 +57,6 @@ struct Checker {
             if row.outcome == "failed" { findings.lost.append("\(request.requestID): failed") }
         }
         checkHeard(&findings)
-        checkPlayedAgain(&findings)
         checkReminders(&findings)
         return findings
     }
@@ -69,8 +68,7 @@ struct Checker {
             + exits.map(\.at)
         func overlaps(_ stretch: MonitorRecorder.Stretch, _ row: LoggedRow) -> Bool {
             guard row.sink == stretch.sink, let started = row.startedAt else { return false }
-            let finished = row.finishedAt ?? started.addingTimeInterval(30)
-            return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > started.addingTimeInterval(-0.3)
+            return Self.overlaps(stretch, started: started, finished: row.finishedAt)
         }
         func unwatched(_ row: LoggedRow) -> Bool {
             let started = row.startedAt!, finished = row.finishedAt ?? started.addingTimeInterval(30)
@@ -79,13 +77,16 @@ struct Checker {
         for row in played where !heard.contains(where: { overlaps($0, row) }) && !unwatched(row) {
             findings.notHeard.append("\(row.requestID ?? row.id) (\(row.outcome!), \(row.sink ?? "?") at \(row.startedAt!)): logged played, nothing heard")
         }
+        findings.plays = watched.count
+        findings.playsAgain = Dictionary(grouping: watched, by: \.id).values.reduce(0) { $0 + $1.count - 1 }
+        var saidAgain: Set<String> = []
         for stretch in heard where !played.contains(where: { overlaps(stretch, $0) }) {
             // Cut by a fault: said again after it (the row's play above), unless it was heard whole.
             if let cut = faults.first(where: { $0 > stretch.end.addingTimeInterval(-0.5) && $0 < stretch.end.addingTimeInterval(1.5) }) {
                 let again = played.filter { $0.sink == stretch.sink && $0.queuedAt < cut && $0.startedAt! > cut }
                     .min { $0.startedAt! < $1.startedAt! }
                 if let again, let replay = heard.first(where: { overlaps($0, again) }),
-                   stretch.seconds >= replay.seconds - 0.15, replay.seconds > 0.5 {
+                   Self.heardWhole(stretch.seconds, replay: replay.seconds) {
                     findings.twice.append("\(again.requestID ?? again.id): heard whole (\(String(format: "%.2f", stretch.seconds)) s) before a fault at \(cut), said again")
                 }
                 continue
@@ -96,42 +97,38 @@ struct Checker {
                 $0.target == stretch.sink && abs($0.at.timeIntervalSince(stretch.end)) < 0.5
             }
             if silencedByUser, faults.contains(where: { $0 > stretch.end && $0 < stretch.end.addingTimeInterval(30) }) { continue }
-            // An earlier play of an announcement said again (cut by a retarget or an unplugged
-            // sink): the log has only the last play, the event stream had this one.
-            if watched.contains(where: { Self.covers(stretch, $0) }) { continue }
+            // An earlier play of an announcement begun again (its sink unplugged, the default sink
+            // moved): the log has only the last play, the event stream had this one too. Cut
+            // short, it was asked for; as long as the last play, it was said twice.
+            if let play = watched.first(where: { Self.covers(stretch, $0) }),
+               let last = watched.filter({ $0.id == play.id && $0.startedAt > play.startedAt.addingTimeInterval(0.25) })
+                   .max(by: { $0.startedAt < $1.startedAt }),
+               let replay = heard.first(where: { Self.covers($0, last) }) {
+                let name = last.requestID ?? last.id
+                if Self.heardWhole(stretch.seconds, replay: replay.seconds), saidAgain.insert(name).inserted {
+                    findings.twice.append("\(name): heard whole (\(String(format: "%.2f", stretch.seconds)) s) on \(stretch.sink) at \(stretch.start), begun again on \(last.sink) at \(last.startedAt)")
+                }
+                continue
+            }
             findings.unasked.append("\(String(format: "%.2f", stretch.seconds)) s on \(stretch.sink) at \(stretch.start): no row was playing")
         }
     }
 
-    /// A stretch heard on the play's sink while it played (the same margins as a logged row's).
+    /// A stretch heard on the play's sink while it played.
     private static func covers(_ stretch: MonitorRecorder.Stretch, _ play: PlayWatcher.Play) -> Bool {
-        guard play.sink == stretch.sink else { return false }
-        let finished = play.finishedAt ?? play.startedAt.addingTimeInterval(30)
-        return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > play.startedAt.addingTimeInterval(-0.3)
+        play.sink == stretch.sink && overlaps(stretch, started: play.startedAt, finished: play.finishedAt)
     }
 
-    /// An announcement heard whole and then begun again, which the log cannot show (it keeps the
-    /// last play): the event stream's plays of one announcement against what each one's monitor
-    /// carried. Only a stretch that no other play shares is taken as that play's own.
-    private func checkPlayedAgain(_ findings: inout Findings) {
-        func ownStretch(_ play: PlayWatcher.Play) -> MonitorRecorder.Stretch? {
-            let mine = heard.filter { Self.covers($0, play) }
-            guard mine.count == 1, let stretch = mine.first,
-                  !watched.contains(where: { Self.covers(stretch, $0) && ($0.id != play.id || $0.startedAt != play.startedAt) }) else { return nil }
-            return stretch
-        }
-        findings.plays = watched.count
-        for (id, plays) in Dictionary(grouping: watched, by: \.id) where plays.count > 1 {
-            findings.playsAgain += plays.count - 1
-            let sorted = plays.sorted { $0.startedAt < $1.startedAt }
-            for (earlier, later) in zip(sorted, sorted.dropFirst()) {
-                guard let first = ownStretch(earlier), let again = ownStretch(later),
-                      again.seconds > 0.5, first.seconds >= again.seconds - 0.15 else { continue }
-                let name = later.requestID ?? id
-                if findings.twice.contains(where: { $0.hasPrefix(name) }) { continue }
-                findings.twice.append("\(name): heard whole (\(String(format: "%.2f", first.seconds)) s) on \(earlier.sink) at \(first.start), begun again on \(later.sink) at \(later.startedAt)")
-            }
-        }
+    /// Sound from 0.3 s before a play began to 0.4 s after it ended (a play not seen ending: 30 s).
+    private static func overlaps(_ stretch: MonitorRecorder.Stretch, started: Date, finished: Date?) -> Bool {
+        let finished = finished ?? started.addingTimeInterval(30)
+        return stretch.start < finished.addingTimeInterval(0.4) && stretch.end > started.addingTimeInterval(-0.3)
+    }
+
+    /// A first play as long as its replay (within 0.15 s), the replay more than a flicker: the
+    /// first was heard to its end, so saying it again said it twice.
+    private static func heardWhole(_ seconds: Double, replay: Double) -> Bool {
+        seconds >= replay - 0.15 && replay > 0.5
     }
 
     /// Reminders due before the end: said within the grace, or logged late or missed truthfully.

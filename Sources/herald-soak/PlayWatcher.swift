@@ -64,9 +64,17 @@ final class PlayWatcher: @unchecked Sendable {
                 return
             }
             let startedAt = now.addingTimeInterval(-Double(elapsed) / 1000)
-            if let index = open, plays[index].id == id, plays[index].sink == sink,
-               abs(plays[index].startedAt.timeIntervalSince(startedAt)) < 0.25 { return }
+            func same(_ play: Play) -> Bool {
+                play.id == id && play.sink == sink && abs(play.startedAt.timeIntervalSince(startedAt)) < 0.25
+            }
+            if let index = open, same(plays[index]) { return }
             close(at: now)
+            // The same play seen again after the stream was connected anew: it goes on.
+            if let index = plays.indices.last, same(plays[index]) {
+                plays[index].finishedAt = nil
+                open = index
+                return
+            }
             plays.append(Play(id: id, requestID: current?["request_id"] as? String, sink: sink, startedAt: startedAt))
             open = plays.count - 1
         }

@@ -138,7 +138,9 @@ let blind = Dictionary(uniqueKeysWithValues: SoundWorld.sinks.map { ($0, sound.m
 let blindSeconds = blind.values.joined().reduce(0.0) { $0 + min($1.end, ended).timeIntervalSince(max($1.start, began)) }
 say(String(format: "herald-soak: the monitors were not listened to for %.1f s in all (sound servers down, sinks unplugged, recorders moved)", max(0, blindSeconds)))
 await herald.stop()
+// The stream ended with the daemon, closing the last play; then no more connecting.
 watchPlays.cancel()
+await watchPlays.value
 let exits = herald.exits
 keepStreams.cancel()
 watchEvents.cancel()

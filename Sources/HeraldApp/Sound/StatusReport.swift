@@ -54,20 +54,12 @@ public struct StatusReport: Codable, Sendable {
             if let resident { sound = resident } else { sound = try await context.connectSound() }
             let info = try await sound.serverInfo()
             report.server = "\(info.name) \(info.version)"
-            if let rooms = context.configuration.configuredRooms {
-                let sinks = try await sound.sinks()
-                report.rooms = rooms.rooms.map { room in
-                    switch room.pick(from: sinks, defaultSink: info.defaultSinkName) {
-                    case .found(let sink): RoomSink(room: room.name, sink: sink.name)
-                    case .absent: RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
-                    case .ambiguous(let names):
-                        RoomSink(room: room.name, problem: "its match fits \(names.joined(separator: ", ")); make it name one (add a property, or use sink:)")
-                    }
-                }
-            }
         } catch {
             report.serverError = "\(error)"
             return report
+        }
+        if let rooms = context.configuration.configuredRooms {
+            report.rooms = await roomSinks(rooms, on: sound)
         }
         do {
             let sinkName = try await context.targetSinkName(on: sound)
@@ -88,6 +80,25 @@ public struct StatusReport: Codable, Sendable {
             report.sinkError = "\(error)"
         }
         return report
+    }
+
+    /// Each room and the sink it finds now; a failed look is said in every room's line, and the
+    /// rest of the report stands.
+    static func roomSinks(_ rooms: RoomSettings, on sound: any SoundSystem) async -> [RoomSink] {
+        do {
+            let sinks = try await sound.sinks()
+            let defaultSink = try await sound.serverInfo().defaultSinkName
+            return rooms.rooms.map { room in
+                switch room.pick(from: sinks, defaultSink: defaultSink) {
+                case .found(let sink): RoomSink(room: room.name, sink: sink.name)
+                case .absent: RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
+                case .ambiguous(let names):
+                    RoomSink(room: room.name, problem: "its match fits \(names.joined(separator: ", ")); make it name one (add a property, or use sink:)")
+                }
+            }
+        } catch {
+            return rooms.rooms.map { RoomSink(room: $0.name, problem: "the sinks could not be listed: \(error)") }
+        }
     }
 
     static func describe(_ opening: SafeguardMachine.Opening, machine: SafeguardMachine, sink: SinkState) -> [String] {

@@ -61,12 +61,4 @@ public struct Room: Sendable, Equatable {
             }
         }
     }
-
-    /// The quiet hours as they apply in this room: the house's policies and target, its own windows.
-    public func quietHours(_ house: QuietHours) -> QuietHours {
-        guard let quietWindows else { return house }
-        var quiet = house
-        quiet.windows = quietWindows
-        return quiet
-    }
 }
