@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `herald status` shows each configured room and the sink it finds on the real server: by a sink
-/// property (as a USB speaker is found on any port), absent, or a match that fits two sinks.
+/// property (as a USB speaker is found on any port), absent, shared with another room, or a match
+/// that fits two sinks.
 extension OnTheTestSink {
 @Suite final class RoomStatusTests {
     init() throws {
@@ -30,6 +31,8 @@ extension OnTheTestSink {
         var found = try rooms(harness)
         #expect(found["counter"]?["sink"] as? String == SoundServer.sink, "\(found)")
         #expect(found["back"]?["sink"] as? String == SoundServer.sink, "\(found)")
+        // Two rooms on one speaker would hear everything twice: both say so.
+        #expect((found["counter"]?["problem"] as? String)?.contains("room back") == true, "\(found)")
         #expect(found["kitchen"]?["sink"] == nil && (found["kitchen"]?["problem"] as? String)?.contains("device.bus=usb") == true, "\(found)")
         // A second sink with the same description: the match no longer names one, and none is picked.
         let module = try SoundServer.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=room_twin",

@@ -88,12 +88,18 @@ public struct StatusReport: Codable, Sendable {
         do {
             let sinks = try await sound.sinks()
             let defaultSink = try await sound.serverInfo().defaultSinkName
-            return rooms.rooms.map { room in
-                switch room.pick(from: sinks, defaultSink: defaultSink) {
-                case .found(let sink): RoomSink(room: room.name, sink: sink.name)
-                case .absent: RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
+            let picks = rooms.rooms.map { ($0, $0.pick(from: sinks, defaultSink: defaultSink)) }
+            return picks.map { room, pick in
+                switch pick {
+                case .found(let sink):
+                    // Two rooms on one speaker would say each announcement twice there.
+                    let sharing = picks.filter { $0.0.name != room.name && $0.1 == .found(sink) }.map(\.0.name)
+                    return sharing.isEmpty ? RoomSink(room: room.name, sink: sink.name)
+                        : RoomSink(room: room.name, sink: sink.name,
+                                   problem: "room \(sharing.joined(separator: ", ")) finds this sink too; give each room its own sink")
+                case .absent: return RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
                 case .ambiguous(let names):
-                    RoomSink(room: room.name, problem: "its match fits \(names.joined(separator: ", ")); make it name one (add a property, or use sink:)")
+                    return RoomSink(room: room.name, problem: "its match fits \(names.joined(separator: ", ")); make it name one (add a property, or use sink:)")
                 }
             }
         } catch {
@@ -137,7 +143,7 @@ public struct StatusReport: Codable, Sendable {
             lines.append("safeguard would: \(safeguardWouldDo.joined(separator: "; "))")
         }
         for room in rooms {
-            lines.append("room \(room.room): \(room.sink ?? room.problem ?? "?")")
+            lines.append("room \(room.room): \([room.sink, room.problem].compactMap { $0 }.joined(separator: "; "))")
         }
         lines.append("journal: \(pendingJournal ? "PENDING: run 'herald restore'" : "clear")")
         return lines.joined(separator: "\n")

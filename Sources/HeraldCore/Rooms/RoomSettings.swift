@@ -53,10 +53,9 @@ public struct RoomSettings: Sendable, Equatable {
     /// - Throws: `Problem` for an empty list or a name that is neither a room nor a group.
     public func expand(_ names: [String]) throws(Problem) -> [Room] {
         guard !names.isEmpty else { throw .empty }
-        var wanted: Set<String> = []
+        var wanted: Set<String> = [], expanded: Set<String> = []
         for name in names {
-            guard let members = members(of: name, visiting: []) else { throw .unknown(name, known: knownNames) }
-            wanted.formUnion(members)
+            guard collect(name, into: &wanted, expanded: &expanded) else { throw .unknown(name, known: knownNames) }
         }
         return rooms.filter { wanted.contains($0.name) }
     }
@@ -66,27 +65,32 @@ public struct RoomSettings: Sendable, Equatable {
         try expand(requested ?? roomsByPriority[priority] ?? defaultRooms)
     }
 
-    /// The room names `name` stands for; nil when it is unknown. A cycle among groups (refused by
-    /// the config check) ends where it closes.
-    private func members(of name: String, visiting: Set<String>) -> Set<String>? {
-        if name == Self.allGroup { return Set(rooms.map(\.name)) }
-        if rooms.contains(where: { $0.name == name }) { return [name] }
-        guard let group = groups[name] else { return nil }
-        guard !visiting.contains(name) else { return [] }
-        var result: Set<String> = []
-        for member in group {
-            guard let inner = members(of: member, visiting: visiting.union([name])) else { return nil }
-            result.formUnion(inner)
+    /// Adds the rooms `name` stands for; false when it is unknown. Each group is opened once, so
+    /// groups sharing members cost no more than their sizes, and a cycle (refused by the config
+    /// check) ends where it closes.
+    private func collect(_ name: String, into wanted: inout Set<String>, expanded: inout Set<String>) -> Bool {
+        if name == Self.allGroup {
+            wanted.formUnion(rooms.map(\.name))
+            return true
         }
-        return result
+        if rooms.contains(where: { $0.name == name }) {
+            wanted.insert(name)
+            return true
+        }
+        guard let group = groups[name] else { return false }
+        guard expanded.insert(name).inserted else { return true }
+        return group.allSatisfy { collect($0, into: &wanted, expanded: &expanded) }
     }
 
     /// The group names on a cycle through `group` (`a: [b]`, `b: [a]`), empty when there is none.
     public func cycle(through group: String) -> [String] {
+        var done: Set<String> = []
         func walk(_ name: String, _ path: [String]) -> [String]? {
             if name == group, !path.isEmpty { return path }
-            guard !path.contains(name), let members = groups[name] else { return nil }
+            guard !path.contains(name), !done.contains(name), let members = groups[name] else { return nil }
             for member in members { if let found = walk(member, path + [name]) { return found } }
+            // No way back to `group` through here: not worth a second look.
+            done.insert(name)
             return nil
         }
         return walk(group, []) ?? []
