@@ -32,13 +32,12 @@ extension ConfigValues {
             return node.scalar.map { [$0.string] }
         }
         let known: Set<String> = ["text", "clip", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate"]
-        for (keyNode, _) in mapping {
-            let key = keyNode.scalar?.string ?? ""
-            if !known.contains(key) {
-                report("\(prefix).\(key)", "unknown field; a reminder has \(known.sorted().joined(separator: ", "))")
-                return nil
-            }
+        // Every unknown field is named, not only the first: one run of `config check` shows them all.
+        let unknown = mapping.map { $0.key.scalar?.string ?? "" }.filter { !known.contains($0) }
+        for key in unknown {
+            report("\(prefix).\(key)", "unknown field; a reminder has \(known.sorted().joined(separator: ", "))")
         }
+        guard unknown.isEmpty else { return nil }
         // Looked up by name in a dictionary: Yams' own lookup compares nodes, resolving their tags
         // with regular expressions each time, and a file may hold thousands of reminders.
         let fields = Self.byName(mapping)

@@ -106,12 +106,11 @@ extension ConfigValues {
         var fields: [String: Node] = [:]
         for (keyNode, value) in mapping {
             let key = keyNode.scalar?.string ?? ""
-            guard Self.roomFields.contains(key) else {
+            if Self.roomFields.contains(key) { fields[key] = value } else {
                 report("\(prefix).\(key)", "unknown field; a room has \(Self.roomFields.sorted().joined(separator: ", "))")
-                return nil
             }
-            fields[key] = value
         }
+        guard fields.count == mapping.count else { return nil }
         let selector: Room.SinkSelector
         switch (fields["sink"], fields["match"]) {
         case (let sink?, nil):

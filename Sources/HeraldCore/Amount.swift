@@ -57,6 +57,15 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
         return try parse(text, currency: currency)
     }
 
+    /// A payment received, as a till sends it: `parse`, and more than zero ("payment received:
+    /// zero dollars" is a till's mistake, not news for the counter).
+    /// - Throws: `AmountError`, `.zero` for an amount of nothing.
+    public static func payment(_ text: String, currencyCode code: String?, fallback: Currency) throws(AmountError) -> Amount {
+        let amount = try parse(text, currencyCode: code, fallback: fallback)
+        guard amount.minorUnits > 0 else { throw AmountError.zero(text) }
+        return amount
+    }
+
     /// Reads back an amount from a log row's text (`25.30 USD`), for rows from before the log kept
     /// amounts in minor units (those from before the currency was logged have only the number,
     /// in `fallback`).
@@ -105,6 +114,7 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
     case empty
     case notANumber(String)
     case negative(String)
+    case zero(String)
     case notNumeric(String)
     case tooManyDecimals(String, currency: Currency)
     case tooLarge(String)
@@ -119,6 +129,7 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
             "amount: '\(text)' \(atStart ? "starts" : "ends") with \(Self.name(space)); send the digits alone, like 25.30"
         case .notANumber(let text): "amount: '\(text)' is not a number; write it like 25.30"
         case .negative(let text): "amount: '\(text)' is negative; a payment amount must be positive (Herald announces payments received)"
+        case .zero(let text): "amount: '\(text)' is zero; a payment amount must be more than nothing (Herald announces payments received)"
         case .notNumeric(let text): "amount: '\(text)' is not a plain decimal; write digits with an optional point, like 1250.75 (no separators, no exponent)"
         case .tooManyDecimals(let text, let currency):
             "amount: '\(text)' has more decimals than \(currency.code) has (\(currency.minorDigits))"

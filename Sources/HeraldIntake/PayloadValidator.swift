@@ -32,7 +32,7 @@ public struct PayloadValidator: Sendable {
             body = .text(try checkedText(text, field: "text"))
         } else if let payment = payload.payment {
             do {
-                body = .payment(try Amount.parse(payment.amount.text, currencyCode: payment.currency, fallback: speech.currency))
+                body = .payment(try Amount.payment(payment.amount.text, currencyCode: payment.currency, fallback: speech.currency))
             } catch {
                 let field = if case .unknownCurrency = error { "payment.currency" } else { "payment.amount" }
                 throw IntakeError.badRequest(field, "\(error)".replacingOccurrences(of: "amount: ", with: ""))

@@ -165,7 +165,7 @@ extension HeraldAPI {
     static func apiError(_ refusal: ReminderService.Refusal) -> APIError {
         switch refusal {
         case .unknown(let id):
-            APIError.badRequest("id", "no reminder '\(id)'; GET /v1/reminders lists them")
+            APIError(.notFound, field: "id", "no reminder '\(id)'; GET /v1/reminders lists them")
         case .notWaiting(let id):
             APIError.badRequest("id", "reminder \(id) is not waiting for an acknowledgement (it has not been said since the last one, or has no repeat)")
         case .ownedByConfig(let id):

@@ -215,13 +215,14 @@ private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _
     let client = DaemonClient(settings: context.configuration.api)
     let encoded = try json.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
     guard let (status, body) = try await client.call(method, path, json: encoded) else {
-        throw ValidationError("no herald serve answers at \(context.configuration.api.baseURL); reminders are kept and said by the daemon: start it (herald serve) and try again")
+        throw fail("no herald serve answers at \(context.configuration.api.baseURL); reminders are kept and said by the daemon: start it (herald serve) and try again")
     }
     guard (200..<300).contains(status) else {
         let error = DaemonClient.refusal(in: body)
         let field = error?.field.map { flags[$0] ?? $0 }
         let message = error?.message ?? "the daemon answered HTTP \(status)"
-        throw ValidationError("\(field.map { "\($0): " } ?? "")\(message)")
+        // The daemon's answer, not a mistake in how the command was typed: no usage text after it.
+        throw fail("\(field.map { "\($0): " } ?? "")\(message)")
     }
     return body
 }

@@ -84,7 +84,7 @@ extension Herald {
 
         func run() async throws {
             try await announce(options: options, announceOptions: announceOptions, amountForDaemon: currency == nil ? amount : nil) { configuration in
-                let parsed = try Amount.parse(amount, currencyCode: currency, fallback: configuration.speech.currency)
+                let parsed = try Amount.payment(amount, currencyCode: currency, fallback: configuration.speech.currency)
                 return AnnouncementRequest(body: .payment(parsed), priority: .high, source: .cli, language: lang)
             }
         }

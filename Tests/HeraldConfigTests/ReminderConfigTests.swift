@@ -108,4 +108,18 @@ import Testing
                           "16 reminders.list.water.schedule.every", "23 reminders.list.stretch.schedule.days",
                           "27 quiet_hours.windows", "30 priorities.critical.quiet_hours"], "\(problems)")
     }
+
+    @Test func everyUnknownFieldOfAReminderIsNamedAtOnce() async throws {
+        let problems = try await ConfigFolder().problems(.utf8("""
+            reminders:
+              list:
+                pills:
+                  text: Pills
+                  colour: red
+                  schedule:
+                    daily: ["08:00"]
+                  volume: 80%
+            """))
+        #expect(problems.map { "\($0.line ?? 0) \($0.key)" } == ["5 reminders.list.pills.colour", "8 reminders.list.pills.volume"], "\(problems)")
+    }
 }

@@ -120,6 +120,8 @@ struct APITests {
         ("/v1/announcements", #"{"text": "hi", "priority": 1}"#, 400, "priority"),
         ("/v1/announcements", #"{"payment": {}}"#, 400, "payment.amount"),
         ("/v1/announcements", #"{"payment": {"amount": "-5"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "0"}}"#, 400, "payment.amount"),
+        ("/v1/announcements", #"{"payment": {"amount": "0.00", "currency": "EUR"}}"#, 400, "payment.amount"),
         ("/v1/announcements", #"{"payment": {"amount": "abc"}}"#, 400, "payment.amount"),
         ("/v1/announcements", #"{"payment": {"amount": "1.234"}}"#, 400, "payment.amount"),
         ("/v1/announcements", #"{"payment": {"amount": "1e9"}}"#, 400, "payment.amount"),

@@ -73,7 +73,9 @@ struct ReminderAPITests {
             let (ackStatus, ack) = try await call(client, .post, "/v1/reminders/\(id)/ack")
             #expect(ackStatus == .badRequest && field(ack) == "id", "not said yet: nothing to acknowledge")
             let (unknown, missing) = try await call(client, .post, "/v1/reminders/nope/ack")
-            #expect(unknown == .badRequest && field(missing) == "id")
+            #expect(unknown == .notFound && field(missing) == "id", "no such reminder: 404, as GET answers")
+            let (unknownDelete, _) = try await call(client, .delete, "/v1/reminders/nope")
+            #expect(unknownDelete == .notFound)
             // An id is matched as the client wrote it, not percent-encoded (a config name may hold a space).
             let (_, spaced) = try await call(client, .get, "/v1/reminders/config:morning%20pills")
             let message = ((spaced as? [String: Any])?["error"] as? [String: Any])?["message"] as? String

@@ -48,6 +48,8 @@ extension OnTheTestSink {
         }
         _ = try refused(harness, ["pay", "--currency", "EUR", "-5"], mentions: "a payment amount must be positive")
         _ = try refused(harness, ["pay", "--", "-5"], mentions: "a payment amount must be positive")
+        // Nothing paid is not news for the counter, here or through the daemon (APITests).
+        _ = try refused(harness, ["pay", "--local", "0.00"], mentions: "amount: '0.00' is zero")
         // What the parser said before still reads the same for what is not a number.
         _ = try refused(harness, ["pay"], mentions: "Missing expected argument '<amount>'", oneLine: false)
         _ = try refused(harness, ["pay", "5", "--bogus"], mentions: "Unknown option '--bogus'", oneLine: false)
@@ -77,6 +79,7 @@ extension OnTheTestSink {
             #expect(result.status != 0)
             #expect(result.stderr.contains("no reminder '../x'"), "\(result.stderr)")
             #expect(!result.stderr.contains("%2F"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Usage:"), "the daemon's answer is not a typing mistake: \(result.stderr)")
         }
     }
 }
