@@ -137,8 +137,7 @@ public actor Safeguard {
             // A failure throws and keeps the journal: it is applied again when the server is back.
             if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: pending.sinkName, to: volumes) }
             if let muted = actions.sinkMuted { try await sound.setSinkMute(named: pending.sinkName, to: muted) }
-            for index in actions.unmuteStreams { try? await sound.setStreamMute(index: index, to: false) }
-            for stream in actions.streams { try? await sound.setStreamVolume(index: stream.streamIndex, to: stream.original) }
+            _ = await sound.putBackStreams(of: actions, why: "before the crash", logger: logger)
             try await journal.clear()
             for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
             for duck in actions.awaitedStreams {

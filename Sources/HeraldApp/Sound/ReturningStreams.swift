@@ -76,19 +76,7 @@ struct ReturningStreams: Sendable {
         }
         let actions = RestorePolicy.returningStreams(awaited, among: streams.filter { !seen.contains($0.index) })
         seen.formUnion(streams.map(\.index))
-        var putBack = 0
-        for index in actions.unmuteStreams {
-            do {
-                try await sound.setStreamMute(index: index, to: false)
-                putBack += 1
-            } catch { logger.warning("could not unmute stream \(index), muted by Herald before the server restarted: \(error)") }
-        }
-        for stream in actions.streams {
-            do {
-                try await sound.setStreamVolume(index: stream.streamIndex, to: stream.original)
-                putBack += 1
-            } catch { logger.warning("could not put back stream \(stream.streamIndex), ducked by Herald before the server restarted: \(error)") }
-        }
+        let putBack = await sound.putBackStreams(of: actions, why: "before the server restarted", logger: logger)
         if putBack > 0 { logger.notice("put back \(putBack) stream(s) Herald had ducked before the server restarted, as they came back") }
         for kept in actions.keptUserChanges { logger.info("after the server restarted: \(kept)") }
         awaited = actions.awaitedStreams
