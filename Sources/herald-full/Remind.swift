@@ -76,21 +76,8 @@ extension Herald.Remind {
                             "repeat.every": "--repeat-every", "repeat.times": "--repeat-times", "time_zone": "--time-zone",
                             "escalate": "--escalate", "priority": "--priority", "text": "TEXT", "lang": "--lang", "voice": "--voice"]
 
-        var schedule: [String: Any] {
-            var schedule: [String: Any] = [:]
-            if let at {
-                if at.contains("T") { schedule["at"] = at } else { schedule["daily"] = at.split(separator: ",").map(String.init) }
-            }
-            if let every { schedule["every"] = every }
-            if let from { schedule["from"] = from }
-            if let until { schedule["until"] = until }
-            if let days { schedule["days"] = [days] }
-            return schedule
-        }
-
-        func validate() throws {
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("TEXT is empty: say what to remind") }
-            // The same checks as the daemon's, here first so a mistake is named by its option.
+        /// The reminder's timing as typed, once: checked here first (`validate`) and sent (`run`).
+        var draft: ReminderDraft {
             var draft = ReminderDraft()
             draft.priority = priority
             draft.timeZone = timeZone
@@ -105,25 +92,36 @@ extension Herald.Remind {
             draft.repeatEvery = repeatEvery
             draft.repeatTimes = repeatTimes
             draft.escalate = escalate
+            return draft
+        }
+
+        /// `POST /v1/reminders`'s body (docs/reminders.md); absent options are left out.
+        struct Body: Encodable {
+            struct Repeat: Encodable { var every: String?; var times: Int? }
+            var text: String
+            var schedule: ReminderDraft.Schedule?
+            var timeZone: String?
+            var priority: String?
+            var lang: String?
+            var voice: String?
+            var escalate: String?
+            var `repeat`: Repeat?
+        }
+
+        func validate() throws {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("TEXT is empty: say what to remind") }
+            // The same checks as the daemon's, here first so a mistake is named by its option.
             do { _ = try draft.check(now: Date()) } catch {
                 throw ValidationError("\(Self.flags[error.field] ?? error.field): \(error.message)")
             }
         }
 
         func run() async throws {
-            var body: [String: Any] = ["text": text, "schedule": schedule]
-            if let timeZone { body["time_zone"] = timeZone }
-            if let priority { body["priority"] = priority }
-            if let lang { body["lang"] = lang }
-            if let voice { body["voice"] = voice }
-            if let escalate { body["escalate"] = escalate }
-            if repeatEvery != nil || repeatTimes != nil {
-                var repeats: [String: Any] = [:]
-                if let repeatEvery { repeats["every"] = repeatEvery }
-                if let repeatTimes { repeats["times"] = repeatTimes }
-                body["repeat"] = repeats
-            }
-            let reply = try await daemonCall(options, .POST, "/v1/reminders", json: body, flags: Self.flags)
+            let draft = draft
+            let body = Body(text: text, schedule: draft.schedule, timeZone: timeZone, priority: priority, lang: lang, voice: voice,
+                            escalate: escalate,
+                            repeat: draft.hasRepeat ? Body.Repeat(every: repeatEvery, times: repeatTimes) : nil)
+            let reply = try await daemonCall(options, .POST, "/v1/reminders", body: Array(try JSONEncoder.api.encode(body)), flags: Self.flags)
             if json { print(String(decoding: reply, as: UTF8.self)); return }
             let object = (try? JSONSerialization.jsonObject(with: reply) as? [String: Any]) ?? [:]
             print("added \(object["id"] as? String ?? "?"), next due \(localTime(object["next_due"] as? String))")
@@ -189,7 +187,7 @@ extension Herald.Remind {
         var by: String?
 
         func run() async throws {
-            _ = try await daemonCall(options, .POST, "/v1/reminders/\(escaped(id))/ack", json: by.map { ["by": $0] } ?? ["by": "cli"])
+            _ = try await daemonCall(options, .POST, "/v1/reminders/\(escaped(id))/ack", body: Array(try JSONEncoder().encode(["by": by ?? "cli"])))
             print("acknowledged \(id)")
         }
     }
@@ -209,20 +207,19 @@ private func localTime(_ text: String?) -> String {
 
 /// Calls the daemon; its refusal becomes one line naming the option (or field) and what to do.
 /// (A reminder's id goes percent-encoded in the path; the daemon decodes it and names it as typed.)
-private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, json: [String: Any]? = nil,
+private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, body: [UInt8]? = nil,
                         flags: [String: String] = [:]) async throws -> Data {
     let context = try await options.makeContext()
     let client = DaemonClient(settings: context.configuration.api)
-    let encoded = try json.map { Array(try JSONSerialization.data(withJSONObject: $0)) }
-    guard let (status, body) = try await client.call(method, path, json: encoded) else {
+    guard let (status, reply) = try await client.call(method, path, json: body) else {
         throw fail("no herald serve answers at \(context.configuration.api.baseURL); reminders are kept and said by the daemon: start it (herald serve) and try again")
     }
     guard (200..<300).contains(status) else {
-        let error = DaemonClient.refusal(in: body)
+        let error = DaemonClient.refusal(in: reply)
         let field = error?.field.map { flags[$0] ?? $0 }
         let message = error?.message ?? "the daemon answered HTTP \(status)"
         // The daemon's answer, not a mistake in how the command was typed: no usage text after it.
         throw fail("\(field.map { "\($0): " } ?? "")\(message)")
     }
-    return body
+    return reply
 }

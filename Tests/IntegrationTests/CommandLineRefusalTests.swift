@@ -70,6 +70,33 @@ extension OnTheTestSink {
         #expect(try harness.history().isEmpty)
     }
 
+    /// `herald remind add` sends every option as the API's field, and list, ack and rm reach it.
+    @Test func aReminderMadeFromTheCommandLineHasEveryOptionGiven() throws {
+        let (harness, port) = try HeraldHarness.listening()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let added = try harness.herald(["remind", "add", "Blood pressure pills", "--at", "08:00,20:00", "--days", "mon-fri",
+                                        "--time-zone", "Europe/Berlin", "--priority", "high", "--repeat-every", "5m",
+                                        "--repeat-times", "2", "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let reminder = try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any] ?? [:]
+        let id = try #require(reminder["id"] as? String, "\(added.stdout)")
+        #expect(reminder["body"] as? String == "Blood pressure pills" && reminder["priority"] as? String == "high", "\(reminder)")
+        #expect(reminder["time_zone"] as? String == "Europe/Berlin")
+        let schedule = reminder["schedule"] as? [String: Any]
+        #expect(schedule?["daily"] as? [String] == ["08:00", "20:00"] && schedule?["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"],
+                "\(reminder)")
+        let repeats = reminder["repeat"] as? [String: Any]
+        #expect(repeats?["times"] as? Int == 2, "\(reminder)")
+        let listed = try harness.herald(["remind", "list", "--json"]).stdout
+        #expect(listed.contains(id))
+        let ack = try harness.herald(["remind", "ack", id])
+        #expect(ack.status != 0 && ack.stderr.contains("not waiting"), "said not yet: \(ack.stderr)")
+        let removed = try harness.herald(["remind", "rm", id])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!(try harness.herald(["remind", "list", "--json"]).stdout.contains(id)))
+    }
+
     @Test func aReminderIDIsShownAsTyped() throws {
         let (harness, port) = try HeraldHarness.listening()
         let daemon = try Daemon(harness, port: port)

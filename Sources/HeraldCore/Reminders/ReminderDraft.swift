@@ -3,7 +3,7 @@ import Foundation
 /// A reminder's timing fields as a person wrote them (API JSON, CLI options, the config file):
 /// one place that checks them, so every intake gives the same message for the same mistake.
 public struct ReminderDraft: Sendable {
-    public struct Schedule: Sendable {
+    public struct Schedule: Sendable, Encodable {
         public var at: String?
         public var daily: [String]?
         public var days: [String]?
