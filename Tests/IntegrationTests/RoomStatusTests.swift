@@ -39,6 +39,9 @@ extension OnTheTestSink {
                                                             "sink_properties=device.description=Herald-\(SoundServer.sink)"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         defer { _ = try? SoundServer.run("/usr/bin/pactl", ["unload-module", module]) }
+        // herald doctor names the same, one line per room.
+        let doctor = try harness.herald(["doctor", "--json", "--no-tone"])
+        #expect(doctor.stdout.contains("room kitchen") && doctor.stdout.contains("plug in its speaker"), "\(doctor.stdout)")
         found = try rooms(harness)
         let problem = found["counter"]?["problem"] as? String ?? ""
         #expect(found["counter"]?["sink"] == nil && problem.contains("room_twin") && problem.contains(SoundServer.sink), "\(found)")

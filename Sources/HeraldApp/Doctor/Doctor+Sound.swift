@@ -18,6 +18,9 @@ extension Doctor {
                                   action: "start the user's server (`pulseaudio --start`, or PipeWire's pipewire-pulse); run Herald as the user who owns it, or point PULSE_SERVER at it (docs/operations.md, \"Running it as a service\")")]
         }
         var findings = [DoctorFinding("sound server", .ok, "\(server.name) \(server.version)")]
+        if let rooms = context.configuration.configuredRooms {
+            findings += await StatusReport.roomSinks(rooms, on: sound).map(Self.roomFinding)
+        }
         let configured = context.configuration.safeguard.sinkName
         let sinkName: String
         do { sinkName = try await context.targetSinkName(on: sound) } catch {
@@ -40,6 +43,17 @@ extension Doctor {
         }
         if playTone { findings.append(await toneCheck(sound: sound, sink: sink)) }
         return findings
+    }
+
+    /// A room with its sink, or why it has none (absent, shared, a match that fits two).
+    static func roomFinding(_ room: StatusReport.RoomSink) -> DoctorFinding {
+        let check = "room \(room.room)"
+        guard let problem = room.problem else { return DoctorFinding(check, .ok, room.sink ?? "?") }
+        guard let sink = room.sink else {
+            return DoctorFinding(check, .warning, problem,
+                                 action: "plug in its speaker, or change its sink: or match: to what `pactl list sinks` shows")
+        }
+        return DoctorFinding(check, .problem, "\(sink): \(problem)", action: "give each room a sink: or match: of its own")
     }
 
     /// Muted or too quiet: what the safeguard makes of it, per priority.
