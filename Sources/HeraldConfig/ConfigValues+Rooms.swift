@@ -47,21 +47,29 @@ extension ConfigValues {
             }
             settings.groups[group.name] = group.items
         }
-        for group in layout.namedLists["groups"] ?? [] where settings.groups[group.name] != nil {
+        // Each group is judged against all of them as written, so one bad group does not make
+        // another that names it look wrong; the bad ones are dropped after.
+        let written = settings
+        var bad: Set<String> = []
+        for group in layout.namedLists["groups"] ?? [] where written.groups[group.name] != nil {
             let key = "groups.\(group.name)"
-            if let unknown = group.items.first(where: { $0 != RoomSettings.allGroup && settings.room(named: $0) == nil && settings.groups[$0] == nil }) {
-                report(key, "'\(unknown)' is not a room or group; the rooms are \(settings.rooms.map(\.name).joined(separator: ", "))")
-                settings.groups[group.name] = nil
+            bad.insert(group.name)
+            if let unknown = group.items.first(where: { $0 != RoomSettings.allGroup && written.room(named: $0) == nil && written.groups[$0] == nil }) {
+                report(key, "'\(unknown)' is not a room or group; the rooms are \(written.rooms.map(\.name).joined(separator: ", "))")
             } else if group.items.contains(group.name) {
                 report(key, "the group names itself; list its rooms instead")
-                settings.groups[group.name] = nil
-            } else if case let cycle = settings.cycle(through: group.name), !cycle.isEmpty {
+            } else if case let cycle = written.cycle(through: group.name), !cycle.isEmpty {
                 report(key, "the groups \((cycle + [group.name]).joined(separator: " -> ")) name each other in a circle; list rooms in one of them")
-                settings.groups[group.name] = nil
             } else if group.items.isEmpty {
                 report(key, "names no room; list its rooms, like [kitchen, living]")
-                settings.groups[group.name] = nil
+            } else {
+                bad.remove(group.name)
             }
+        }
+        // A group naming a bad one is left out too (it was reported through that one).
+        while let dropped = settings.groups.keys.first(where: { name in bad.contains(name) }) {
+            settings.groups[dropped] = nil
+            for (name, members) in settings.groups where members.contains(dropped) { bad.insert(name) }
         }
         settings.roomsByPriority = roomLists(known: settings)
         if let defaults = layout.listItems["defaults.rooms"] {
