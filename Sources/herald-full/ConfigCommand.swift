@@ -38,7 +38,10 @@ extension Herald {
                         for (group, members) in rooms.groups.sorted(by: { $0.key < $1.key }) {
                             print("  group \(group): \(members.joined(separator: ", "))")
                         }
-                        print("  announcements go to: \(rooms.defaultRooms.joined(separator: ", ")) unless they name rooms")
+                        let byPriority = Priority.allCases.compactMap { priority in
+                            rooms.roomsByPriority[priority].map { "\(priority.rawValue) to \($0.joined(separator: ", "))" }
+                        }
+                        print("  announcements go to: \(rooms.defaultRooms.joined(separator: ", ")) unless they name rooms\(byPriority.isEmpty ? "" : " (\(byPriority.joined(separator: "; ")))")")
                     }
                     if let note = configuration.roomsNotPlayedYet { print("  note: \(note)") }
                     print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
