@@ -44,6 +44,27 @@ import Testing
         await harness.stop()
     }
 
+    /// The status names what plays, where, how far in and how long it is: the page's progress bar
+    /// and the soak's record of every play read it.
+    @Test func theSnapshotShowsTheSinkAndLengthOfWhatPlays() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        await harness.sound.holdPlayback()
+        // A payment is composed from the voice pack: a clip, whose length is known before it plays.
+        let record = try await harness.submit(AnnouncementRequest(body: .payment(Amount(minorUnits: 2530, currency: .usd))))
+        await harness.sound.waitUntilPlaying(count: 1)
+        let playing = await harness.daemon.snapshot()
+        #expect(playing.current?.id == record.id)
+        #expect(playing.currentSink == (await harness.sound.sink.name))
+        #expect((playing.current?.durationMilliseconds ?? 0) > 300, "the composed clip's length: \(String(describing: playing.current))")
+        #expect(playing.currentElapsedMilliseconds != nil)
+        await harness.sound.releasePlayback()
+        #expect(try await harness.outcome(of: record.id)?.outcome == .played)
+        let after = await harness.daemon.snapshot()
+        #expect(after.currentSink == nil && after.currentElapsedMilliseconds == nil)
+        await harness.stop()
+    }
+
     @Test func aRequestAcceptedWhileTheDaemonStartsIsSaidOnceNotQueuedAgainFromTheLog() async throws {
         // `herald serve` listens while the daemon reads the rows an earlier stop left: a row
         // accepted before that read is in the log unfinished and already queued.

@@ -10,7 +10,9 @@ extension AnnouncementDaemon {
         case .connected(let server): "connected to \(server)"
         case .waiting(let reason, _): "waiting for a sound server: \(reason)"
         }
-        return Snapshot(current: machine.current?.entry.item.record, currentStartedAt: playing?.startedAt,
+        var current = machine.current?.entry.item.record
+        if let length = playing?.durationMilliseconds { current?.durationMilliseconds = length }
+        return Snapshot(current: current, currentStartedAt: playing?.startedAt,
                         currentElapsedMilliseconds: playing.map { Int(now().timeIntervalSince($0.startedAt) * 1000) },
                         currentSink: playing?.sink,
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),

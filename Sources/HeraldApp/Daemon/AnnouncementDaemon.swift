@@ -57,7 +57,7 @@ public actor AnnouncementDaemon {
     /// Every decision about the queue: this actor only carries them out.
     var machine: QueueMachine<Queued>
     /// The playback of the current entry, to cancel (fade out) when the machine says so.
-    var playing: (cancel: @Sendable () -> Void, startedAt: Date, sink: String)?
+    var playing: (cancel: @Sendable () -> Void, startedAt: Date, sink: String, durationMilliseconds: Int?)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     var sessionIsFresh = false
     var session: SafeguardSession?
@@ -351,7 +351,9 @@ public actor AnnouncementDaemon {
                                               requested: requested, leadIn: leadIn)
             return (record, result)
         }
-        playing = ({ task.cancel() }, now(), session.sinkName)
+        // Its length when it is a clip (a streamed sentence's is known only at its end): the page's
+        // progress bar, and the soak's kills aimed at its end.
+        playing = ({ task.cancel() }, now(), session.sinkName, rendered.source.knownDurationMilliseconds)
         changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }

@@ -42,7 +42,7 @@ struct Turn: Sendable {
     func play(_ rendered: RenderedAudio, request: AnnouncementRequest, in session: SafeguardSession,
               record: inout AnnouncementRecord, requested: ContinuousClock.Instant, leadIn: Int) async -> Playback {
         record.clipSource = rendered.clipSource
-        if case .clip(let clip) = rendered.source { record.durationMilliseconds = clip.durationMilliseconds }
+        if let length = rendered.source.knownDurationMilliseconds { record.durationMilliseconds = length }
         record.sink = session.sinkName
         record.mutedBefore = session.before.muted
         record.volumeBefore = session.before.volumes
