@@ -40,6 +40,21 @@ struct Faults: Sendable {
         }
     }
 
+    /// Milliseconds until the clip playing now ends, by the daemon's status; nil when none with a
+    /// known length plays within `seconds` (a streamed sentence's length is known only at its end).
+    private func clipRemaining(within seconds: Double) async -> Int? {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until {
+            if let daemon = await herald.snapshot(), let current = daemon["current"] as? [String: Any],
+               let length = current["duration_milliseconds"] as? Int, let elapsed = daemon["current_elapsed_milliseconds"] as? Int,
+               length - elapsed > 100 {
+                return length - elapsed
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     private func apply(_ kind: Kind, random: inout SeededRandom) async {
         // An aimed kill is recorded when it is sent, after its wait: the report measures it
         // against the last sample heard.
@@ -48,15 +63,19 @@ struct Faults: Sendable {
         case .daemonKill:
             herald.kill9()
         case .aimedKill:
-            // The last ~100 ms of what is heard, where a kill used to make it be said again.
-            let waitUntil = Date().addingTimeInterval(20)
-            while Date() < waitUntil, !SoundWorld.sinks.contains(where: { sound.monitors[$0]!.hearingNow }) {
-                try? await Task.sleep(for: .milliseconds(20))
+            // The last moments of what is heard, where a kill used to make it be said again:
+            // aimed from the status (a clip's length and how far in it is), else from the
+            // monitors (once they have heard 0.2 s of silence, which lands later).
+            let offset = Int.random(in: -20...60, using: &random)
+            if let remaining = await clipRemaining(within: 20) {
+                try? await Task.sleep(for: .milliseconds(max(0, remaining + offset)))
+            } else {
+                let waitUntil = Date().addingTimeInterval(10)
+                while Date() < waitUntil, SoundWorld.sinks.contains(where: { sound.monitors[$0]!.hearingNow }) {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                try? await Task.sleep(for: .milliseconds(max(0, offset)))
             }
-            while Date() < waitUntil, SoundWorld.sinks.contains(where: { sound.monitors[$0]!.hearingNow }) {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 0...60, using: &random)))
             history.aimedKill(lastHeard: SoundWorld.sinks.compactMap { sound.monitors[$0]!.lastHeard }.max())
             herald.kill9()
         case .pulseRestart, .pulseFresh:
