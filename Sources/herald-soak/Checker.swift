@@ -98,14 +98,16 @@ struct Checker {
             }
             if silencedByUser, faults.contains(where: { $0 > stretch.end && $0 < stretch.end.addingTimeInterval(30) }) { continue }
             // An earlier play of an announcement begun again (its sink unplugged, the default sink
-            // moved): the log has only the last play, the event stream had this one too. Cut
-            // short, it was asked for; as long as the last play, it was said twice.
-            if let play = watched.first(where: { Self.covers(stretch, $0) }),
-               let last = watched.filter({ $0.id == play.id && $0.startedAt > play.startedAt.addingTimeInterval(0.25) })
-                   .max(by: { $0.startedAt < $1.startedAt }),
-               let replay = heard.first(where: { Self.covers($0, last) }) {
+            // moved): the log has only the last play, the event stream had this one too, so it
+            // was asked for. As long as the announcement's last play, it was said twice.
+            let earlier = watched.filter { Self.covers(stretch, $0) }.compactMap { play in
+                watched.filter { $0.id == play.id && $0.startedAt > play.startedAt.addingTimeInterval(0.25) }
+                    .max { $0.startedAt < $1.startedAt }
+            }
+            if let last = earlier.first {
                 let name = last.requestID ?? last.id
-                if Self.heardWhole(stretch.seconds, replay: replay.seconds), saidAgain.insert(name).inserted {
+                if let replay = heard.first(where: { Self.covers($0, last) }),
+                   Self.heardWhole(stretch.seconds, replay: replay.seconds), saidAgain.insert(name).inserted {
                     findings.twice.append("\(name): heard whole (\(String(format: "%.2f", stretch.seconds)) s) on \(stretch.sink) at \(stretch.start), begun again on \(last.sink) at \(last.startedAt)")
                 }
                 continue

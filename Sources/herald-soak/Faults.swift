@@ -63,18 +63,22 @@ struct Faults: Sendable {
         case .daemonKill:
             herald.kill9()
         case .aimedKill:
-            // The last moments of what is heard, where a kill used to make it be said again:
+            // Just after the last sample heard, where a kill used to make it be said again:
             // aimed from the status (a clip's length and how far in it is), else from the
-            // monitors (once they have heard 0.2 s of silence, which lands later).
-            let offset = Int.random(in: -20...60, using: &random)
+            // monitors (once they have heard 0.2 s of silence, which lands later). Never before
+            // the end: a kill then cuts the announcement, and saying it again is the design.
+            let offset = Int.random(in: 10...70, using: &random)
             if let remaining = await clipRemaining(within: 20) {
-                try? await Task.sleep(for: .milliseconds(max(0, remaining + offset)))
+                try? await Task.sleep(for: .milliseconds(remaining + offset))
             } else {
-                let waitUntil = Date().addingTimeInterval(10)
+                let waitUntil = Date().addingTimeInterval(20)
+                while Date() < waitUntil, !SoundWorld.sinks.contains(where: { sound.monitors[$0]!.hearingNow }) {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
                 while Date() < waitUntil, SoundWorld.sinks.contains(where: { sound.monitors[$0]!.hearingNow }) {
                     try? await Task.sleep(for: .milliseconds(10))
                 }
-                try? await Task.sleep(for: .milliseconds(max(0, offset)))
+                try? await Task.sleep(for: .milliseconds(offset))
             }
             history.aimedKill(lastHeard: SoundWorld.sinks.compactMap { sound.monitors[$0]!.lastHeard }.max())
             herald.kill9()

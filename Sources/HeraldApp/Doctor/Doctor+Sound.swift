@@ -51,7 +51,7 @@ extension Doctor {
         guard let problem = room.problem else { return DoctorFinding(check, .ok, room.sink ?? "?") }
         guard let sink = room.sink else {
             return DoctorFinding(check, .warning, problem,
-                                 action: "plug in its speaker, or change its sink: or match: to what `pactl list sinks` shows")
+                                 action: "plug in its speaker, or make its sink: or match: name exactly one sink `pactl list sinks` shows")
         }
         return DoctorFinding(check, .problem, "\(sink): \(problem)", action: "give each room a sink: or match: of its own")
     }
