@@ -15,6 +15,11 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// The run of the sound server the changes were made on (`ServerInfo.instance`); nil in a
     /// journal of an earlier version or from a server that has none.
     public var serverInstance: UInt32?
+    /// True once every ducked stream reached its ducked volume (the ramp down is over), until the
+    /// close starts ramping them back. After a crash, a stream then at anything but its ducked
+    /// volume was set by a person; while ramps ran, any value between ducked and its own may be
+    /// Herald's. Nil in a journal of an earlier version: read as ramps running.
+    public var streamsSettled: Bool?
 
     public init(sinkName: String, originalVolumes: ChannelVolumes, originalMuted: Bool,
                 setVolumes: ChannelVolumes?, unmuted: Bool, ducks: [DuckPlan], processID: Int32) {

@@ -101,7 +101,7 @@ public enum RestorePolicy {
             // After a server restart the indexes start again: the same index may now be another
             // application's stream, which is not Herald's to touch.
             if case .afterCrash = knowledge, stream.applicationName != duck.applicationName { continue }
-            restore(stream, ducked: duck, knowledge: knowledge, into: &actions)
+            restore(stream, ducked: duck, settled: entry.streamsSettled == true, knowledge: knowledge, into: &actions)
         }
         return actions
     }
@@ -130,13 +130,13 @@ public enum RestorePolicy {
             // The actions name the stream as it is now; the duck keeps its old index in the journal.
             var returned = duck
             returned.streamIndex = stream.index
-            restore(stream, ducked: returned, knowledge: .afterServerRestart, into: &actions)
+            restore(stream, ducked: returned, settled: false, knowledge: .afterServerRestart, into: &actions)
         }
         return actions
     }
 
     /// What puts `stream` back from `duck`, or what was kept of the user's.
-    private static func restore(_ stream: StreamState, ducked duck: DuckPlan, knowledge: Knowledge,
+    private static func restore(_ stream: StreamState, ducked duck: DuckPlan, settled: Bool, knowledge: Knowledge,
                                 into actions: inout RestoreActions) {
         let name = duck.applicationName ?? "#\(duck.streamIndex)"
         if duck.silenced {
@@ -147,7 +147,7 @@ public enum RestorePolicy {
             }
             return
         }
-        if isHeralds(stream.volumes, duck: duck, knowledge: knowledge) {
+        if isHeralds(stream.volumes, duck: duck, settled: settled, knowledge: knowledge) {
             if stream.volumes != duck.original {
                 actions.streams.append(.init(streamIndex: duck.streamIndex, current: stream.volumes,
                                              original: duck.original))
@@ -164,10 +164,15 @@ public enum RestorePolicy {
             && zip(a.channels, b.channels).allSatisfy { abs(Int($0.raw) - Int($1.raw)) <= Int(Volume.norm.raw) / 100 }
     }
 
-    static func isHeralds(_ current: ChannelVolumes, duck: DuckPlan, knowledge: Knowledge) -> Bool {
+    /// - Parameter settled: the journal says the ramps were over: after a crash only the ducked
+    ///   volume itself is Herald's (found by the soak: a radio a person turned to 73% under a
+    ///   duck from 100% to 30% was put back to 100% after a kill, as if a ramp had left it there).
+    static func isHeralds(_ current: ChannelVolumes, duck: DuckPlan, settled: Bool = false, knowledge: Knowledge) -> Bool {
         switch knowledge {
         case .exact(let lastSet):
             return lastSet[duck.streamIndex] == current
+        case .afterCrash where settled:
+            return roundedAlike(current, duck.ducked)
         case .afterCrash, .afterServerRestart:
             guard current.channels.count == duck.original.channels.count,
                   current.channels.count == duck.ducked.channels.count else { return false }

@@ -91,6 +91,8 @@ public struct SafeguardMachine: Sendable {
             current.ducks.append(plan)
             streamActions += hold(plan)
         }
+        // Ducks with no ramp to run are at their ducked volume at once.
+        if !current.ducks.isEmpty { current.streamsSettled = !isRamping }
         entry = current
         phase = .open
         keptUserChanges = []
@@ -109,6 +111,8 @@ public struct SafeguardMachine: Sendable {
               !current.ducks.contains(where: { $0.streamIndex == stream.index }),
               let plan = plan(for: stream) else { return [] }
         current.ducks.append(plan)
+        // Its ramp down starts: values on the way are Herald's until it is over.
+        current.streamsSettled = false
         entry = current
         journaled = true
         return [.saveJournal(current)] + hold(plan)
@@ -155,6 +159,13 @@ public struct SafeguardMachine: Sendable {
             tracks[index] = track
             actions.append(.setStreamVolume(index: index, volumes))
         }
+        // Every stream at its ducked volume (or left to its user): journaled after the last step,
+        // so a crash before it still reads as ramps running.
+        if phase == .open, !isRamping, var current = entry, !current.ducks.isEmpty, current.streamsSettled != true {
+            current.streamsSettled = true
+            entry = current
+            actions.append(.saveJournal(current))
+        }
         return actions
     }
 
@@ -162,12 +173,18 @@ public struct SafeguardMachine: Sendable {
     /// ducked ones ramp back up with `tick` (observing the user as on the way down), then `finish`.
     /// Returns the actions and, for the log, the whole restore decision.
     public mutating func beginClose(sink: SinkState?, streams: [StreamState]) -> (actions: [Action], restore: RestoreActions) {
-        guard phase == .open, let current = entry else { return ([], RestoreActions()) }
+        guard phase == .open, var current = entry else { return ([], RestoreActions()) }
         phase = .closing
         let lastSet = tracks.mapValues(\.lastSet)
         let restore = RestorePolicy.actions(for: current, sink: sink, streams: streams, knowledge: .exact(lastSet: lastSet))
         keptUserChanges += restore.keptUserChanges
         var actions: [Action] = []
+        if current.streamsSettled == true, !restore.streams.isEmpty {
+            // The ramps back start: from here a crash may leave a stream anywhere on the way.
+            current.streamsSettled = false
+            entry = current
+            actions.append(.saveJournal(current))
+        }
         if let volumes = restore.sinkVolumes { actions.append(.setSinkVolume(sink: current.sinkName, volumes)) }
         if let muted = restore.sinkMuted { actions.append(.setSinkMute(sink: current.sinkName, muted)) }
         actions += restore.unmuteStreams.map { .setStreamMute(index: $0, false) }

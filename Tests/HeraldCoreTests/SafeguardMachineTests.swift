@@ -107,12 +107,37 @@ import Testing
         _ = safeguard.tick()
         safeguard.observe([musicStream(index: 7, volumes: percent(65, 65))])
         #expect(!safeguard.isRamping, "the ramp stops for the value the user changed")
+        let settled = safeguard.tick()
+        guard case .saveJournal(let entry) = settled.first, settled.count == 1 else {
+            Issue.record("only the journal, saying the ramps are over: \(settled)")
+            return
+        }
+        #expect(entry.streamsSettled == true)
         #expect(safeguard.tick().isEmpty)
         let (closing, restore) = safeguard.beginClose(sink: nullSink(volumes: percent(80, 80)),
                                                       streams: [musicStream(index: 7, volumes: percent(65, 65))])
         #expect(closing.isEmpty, "nothing to put back: the 65% is the user's")
         #expect(restore.streams.isEmpty)
         #expect(!safeguard.keptUserChanges.isEmpty)
+    }
+
+    /// The journal says when the ramps are over (after their last step) and that they run again
+    /// (before the close's first step back): a crash in between reads a changed stream as a person's.
+    @Test func theJournalSaysWhenTheRampsAreOverAndWhenTheyRunAgain() throws {
+        var safeguard = machine()
+        let opening = try proceed(safeguard.open(sink: nullSink(volumes: percent(80, 80)),
+                                                 streams: [musicStream(index: 7, volumes: percent(80, 80))], mute: .override))
+        guard case .saveJournal(let first) = opening.first else { Issue.record("\(opening)"); return }
+        #expect(first.streamsSettled == false, "ramping down")
+        var last: [SafeguardMachine.Action] = []
+        while safeguard.isRamping { last = safeguard.tick() }
+        guard case .setStreamVolume = last.first, case .saveJournal(let done) = last.last else { Issue.record("\(last)"); return }
+        #expect(done.streamsSettled == true, "journaled after the last step")
+        let ducked = try #require(safeguard.entry?.ducks.first?.ducked)
+        let (closing, _) = safeguard.beginClose(sink: nullSink(volumes: percent(80, 80)),
+                                                streams: [musicStream(index: 7, volumes: ducked)])
+        guard case .saveJournal(let back) = closing.first else { Issue.record("\(closing)"); return }
+        #expect(back.streamsSettled == false, "the ramps back start")
     }
 
     @Test func aValueTheUserSetsWhileTheRadioFadesBackIsTheUsers() throws {

@@ -218,6 +218,31 @@ import Testing
         #expect(await journal.entry == nil)
     }
 
+    /// Found by the soak (seed 13596): the radio ducked from 100% to 30% with the ramp long over, a
+    /// person turned it to 73%, and the daemon was killed. 73% lies between the ducked and the
+    /// radio's own volume, where a ramp might have left it, so it was put back to 100%. The
+    /// journal now says when the ramps are over: then only the ducked volume is Herald's.
+    @Test func aValueTheUserSetsAfterTheRampsIsKeptAfterACrash() async throws {
+        let duck = DuckPlan(streamIndex: 7, original: percent(100, 100), held: percent(100, 100), ducked: percent(30, 30),
+                            silenced: false, applicationName: "radio")
+        for (settled, expected) in [(true, percent(73, 73)), (false, percent(100, 100))] {
+            let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)), streams: [musicStream(index: 7, volumes: percent(73, 73))])
+            var entry = JournalEntry(sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false,
+                                     setVolumes: nil, unmuted: false, ducks: [duck], processID: 1)
+            entry.streamsSettled = settled
+            let restoration = try #require(try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending())
+            #expect(await sound.streamList.first?.volumes == expected, "settled \(settled)")
+            #expect(restoration.actions.keptUserChanges.isEmpty == !settled)
+        }
+        // At the ducked volume itself it is Herald's either way.
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20)), streams: [musicStream(index: 7, volumes: percent(30, 30))])
+        var entry = JournalEntry(sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false,
+                                 setVolumes: nil, unmuted: false, ducks: [duck], processID: 1)
+        entry.streamsSettled = true
+        _ = try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending()
+        #expect(await sound.streamList.first?.volumes == percent(100, 100))
+    }
+
     @Test func aCrashBeforeTheRoundedRaiseWasJournaledStillRestores() async throws {
         // Herald asked for 70%, the device made it 69.6%, and the process died before journaling that.
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(69.6, 69.6)))
