@@ -34,6 +34,8 @@ public struct AnnouncementRequest: Sendable {
     public var sentAt: Date?
     /// The `api.signing_secrets` name whose valid signature the request carried.
     public var signedBy: String?
+    /// Room and group names it goes to; nil for its priority's or the house's default rooms.
+    public var rooms: [String]?
 
     /// Which reminder, which occurrence, and whether it is said after its time.
     public struct ReminderFiring: Sendable, Equatable {
@@ -99,5 +101,6 @@ public struct AnnouncementRequest: Sendable {
         let late = Date().timeIntervalSince(record.queuedAt) > ReminderScheduler.lateTolerance
         reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: late) }
         signedBy = record.signedBy
+        rooms = record.requestedRooms
     }
 }

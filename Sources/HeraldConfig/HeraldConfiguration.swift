@@ -35,13 +35,6 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// the server's default sink) with the house's safeguard, as before rooms existed.
     public var rooms: RoomSettings { configuredRooms ?? .single(safeguard) }
 
-    /// Said by `config check` and logged at start while `rooms:` is read but not yet played: an
-    /// admin who writes rooms must not believe the bedroom hears what only the default sink says.
-    public var roomsNotPlayedYet: String? {
-        guard configuredRooms != nil else { return nil }
-        return "rooms are read and checked, but this version still says every announcement on one sink (\(safeguard.sinkName ?? "the server's default sink"), from sink:); playing in several rooms is not built yet"
-    }
-
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {
         public var directory: String

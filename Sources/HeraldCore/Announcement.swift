@@ -33,6 +33,8 @@ public enum Outcome: String, Sendable, Codable, CaseIterable {
     case missed
     /// Quiet hours, and the priority's `quiet_hours` policy is `suppress`.
     case suppressedQuiet = "suppressed_quiet"
+    /// Played in some of its rooms, not in all (`rooms` says which and why).
+    case partial
 }
 
 /// One row of the announcement log (DESIGN.md "Log").
@@ -72,6 +74,12 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     /// The name of the `api.signing_secrets` entry whose signature the request carried; nil
     /// when it came unsigned.
     public var signedBy: String?
+    /// The room and group names it was sent to, as given; nil for the priority's or the house's
+    /// default rooms (decided when it plays, so a reload applies to what still waits).
+    public var requestedRooms: [String]?
+    /// One outcome per room it was played in (or meant for), once it ended; nil in a row of one
+    /// room's house (no `rooms:` in the config) and in rows of earlier versions.
+    public var rooms: [RoomOutcome]?
 
     /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
     /// `request_id` one way and back into `requestId` the other.
@@ -82,6 +90,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
         case finishedAt = "finished_at", onsetLatencyMilliseconds = "onset_latency_milliseconds"
         case durationMilliseconds = "duration_milliseconds", reminderID = "reminder_id", signedBy = "signed_by"
+        case requestedRooms = "requested_rooms", rooms
     }
 
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",

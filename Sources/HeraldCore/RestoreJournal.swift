@@ -33,12 +33,14 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     }
 }
 
-/// Durable storage for the one pending `JournalEntry`.
+/// Durable storage for the pending `JournalEntry` of each sink: an announcement to several rooms
+/// holds one safeguard per room's sink, and a crash in the middle must restore every one.
 public protocol RestoreJournal: Sendable {
-    /// Stores `entry`, durably (synced) before returning.
+    /// Stores `entry` as its sink's (`sinkName`), durably (synced) before returning; the other
+    /// sinks' entries stay as they are.
     func save(_ entry: JournalEntry) async throws
-    /// The pending entry left by a safeguard that did not close, if any.
-    func pending() async throws -> JournalEntry?
-    /// Forgets the pending entry once everything is restored.
-    func clear() async throws
+    /// The entries left by safeguards that did not close, one per sink, in sink name order.
+    func pending() async throws -> [JournalEntry]
+    /// Forgets `sinkName`'s entry once everything on it is restored.
+    func clear(sinkName: String) async throws
 }

@@ -114,37 +114,56 @@ public actor Safeguard {
         return await serially { await restoreNow() }
     }
 
-    /// Restores a journal left by a process that died with the safeguard open (rule 9).
-    /// Returns nil when there was nothing pending.
-    public func recoverPending() async throws -> Restoration? {
+    /// Restores the journal left by a process that died with safeguards open (rule 9): every
+    /// sink's entry, each by itself, so a room that cannot be restored now does not hold back the
+    /// others. Returns what was restored, empty when nothing was pending.
+    /// - Throws: the first sink's failure, after trying every sink; a failed sink's entry is kept
+    ///   and applied again when the server is back.
+    public func recoverPending() async throws -> [Restoration] {
         try await serially {
-            guard let pending = try await journal.pending() else { return nil }
-            logger.notice("restoring a pending journal left by process \(pending.processID)",
-                          metadata: ["sink": "\(pending.sinkName)"])
-            var sink: SinkState?
-            do {
-                sink = try await sound.sink(named: pending.sinkName)
-            } catch SoundSystemError.noSuchSink {
-                logger.warning("sink \(pending.sinkName) is gone; nothing to restore on it")
-            }
+            let pending = try await journal.pending()
+            guard !pending.isEmpty else { return [] }
             let streams = try await sound.streams()
             // Unknown (a failed request): the journal is restored as after a crash, as before.
             let instance = await sound.serverInstance()
-            let restarted = pending.serverInstance != nil && instance != nil && pending.serverInstance != instance
-            if restarted { logger.notice("the sound server started again since the journal was written: its values are not a user's") }
-            let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams,
-                                                knowledge: restarted ? .afterServerRestart : .afterCrash)
-            // A failure throws and keeps the journal: it is applied again when the server is back.
-            if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: pending.sinkName, to: volumes) }
-            if let muted = actions.sinkMuted { try await sound.setSinkMute(named: pending.sinkName, to: muted) }
-            _ = await sound.putBackStreams(of: actions, why: "before the crash", logger: logger)
-            try await journal.clear()
-            for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
-            for duck in actions.awaitedStreams {
-                logger.notice("the stream of \(duck.applicationName ?? "a program") Herald had ducked has not come back since the server restarted")
+            var restored: [Restoration] = [], firstFailure: (any Error)?
+            for entry in pending {
+                do {
+                    restored.append(try await recover(entry, streams: streams, instance: instance))
+                } catch {
+                    logger.error("could not restore sink \(entry.sinkName) from the journal; kept for the next try",
+                                 metadata: ["error": "\(error)"])
+                    firstFailure = firstFailure ?? error
+                }
             }
-            return Restoration(entry: pending, actions: actions, failures: [])
+            if let firstFailure { throw firstFailure }
+            return restored
         }
+    }
+
+    /// Restores one sink's journal entry by rules 7 and 9, then clears it.
+    private func recover(_ pending: JournalEntry, streams: [StreamState], instance: UInt32?) async throws -> Restoration {
+        logger.notice("restoring a pending journal left by process \(pending.processID)",
+                      metadata: ["sink": "\(pending.sinkName)"])
+        var sink: SinkState?
+        do {
+            sink = try await sound.sink(named: pending.sinkName)
+        } catch SoundSystemError.noSuchSink {
+            logger.warning("sink \(pending.sinkName) is gone; nothing to restore on it")
+        }
+        let restarted = pending.serverInstance != nil && instance != nil && pending.serverInstance != instance
+        if restarted { logger.notice("the sound server started again since the journal was written: its values are not a user's") }
+        let actions = RestorePolicy.actions(for: pending, sink: sink, streams: streams,
+                                            knowledge: restarted ? .afterServerRestart : .afterCrash)
+        if let volumes = actions.sinkVolumes { try await sound.setSinkVolume(named: pending.sinkName, to: volumes) }
+        if let muted = actions.sinkMuted { try await sound.setSinkMute(named: pending.sinkName, to: muted) }
+        _ = await sound.putBackStreams(of: actions, why: "before the crash", logger: logger)
+        try await journal.clear(sinkName: pending.sinkName)
+        for kept in actions.keptUserChanges { logger.info("kept a change made after the crash: \(kept)") }
+        for duck in actions.awaitedStreams {
+            logger.notice("the stream of \(duck.applicationName ?? "a program") Herald had ducked has not come back since the server restarted")
+        }
+        return Restoration(entry: pending, actions: actions, failures: [])
     }
 
     // MARK: - Jobs
@@ -240,7 +259,7 @@ public actor Safeguard {
         for action in actions {
             switch action {
             case .saveJournal(let entry): try await journal.save(entry)
-            case .clearJournal: try await journal.clear()
+            case .clearJournal(let sink): try await journal.clear(sinkName: sink)
             case .setSinkMute(let sink, let muted): try await sound.setSinkMute(named: sink, to: muted)
             case .setSinkVolume(let sink, let volumes): try await sound.setSinkVolume(named: sink, to: volumes)
             case .raiseSink(let sink, let unmute, let volumes):

@@ -15,7 +15,8 @@ public struct SafeguardMachine: Sendable {
         /// Unmute (when `unmute`) and raise to `volumes` (when given), then read the sink back and
         /// report it with `sinkReported`: devices round volumes.
         case raiseSink(sink: String, unmute: Bool, volumes: ChannelVolumes?)
-        case clearJournal
+        /// Forget this sink's journal entry: everything on it is restored.
+        case clearJournal(sink: String)
     }
 
     /// What `open` decided.
@@ -199,11 +200,12 @@ public struct SafeguardMachine: Sendable {
     public mutating func finish() -> [Action] {
         guard phase != .closed else { return [] }
         let wasJournaled = journaled
+        let sinkName = entry?.sinkName ?? ""
         phase = .closed
         entry = nil
         journaled = false
         tracks = [:]
-        return wasJournaled ? [.clearJournal] : []
+        return wasJournaled ? [.clearJournal(sink: sinkName)] : []
     }
 
     private func plan(for stream: StreamState) -> DuckPlan? {

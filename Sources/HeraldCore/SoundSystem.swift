@@ -132,6 +132,9 @@ public protocol SoundSystem: Sendable {
     /// Plays `audio` on the sink and returns once it has been heard to the end. A stream starts
     /// playing with its first chunk, while the rest is still being produced.
     func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport
+    /// Plays `audio` on every sink of `sinks` at once, in step (the rooms of one announcement),
+    /// and returns one result per sink, in order: one sink failing costs the others nothing.
+    func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String) async -> [Result<PlaybackReport, any Error>]
 }
 
 extension SoundSystem {

@@ -35,7 +35,8 @@ public struct AnnouncementIntake: Sendable {
     public var validator: PayloadValidator {
         let configuration = live.value.configuration
         return PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters,
-                                speech: configuration.speech, soundsDirectory: configuration.soundsDirectory)
+                                speech: configuration.speech, soundsDirectory: configuration.soundsDirectory,
+                                rooms: configuration.rooms)
     }
 
     /// The checked request in `bytes`; throws an `IntakeError` naming the field when anything is wrong.

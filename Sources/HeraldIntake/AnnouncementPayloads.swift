@@ -27,10 +27,13 @@ public struct NativeAnnouncement: Codable, Sendable {
     /// When the sender sent it, RFC 3339 (`2026-11-23T08:00:00Z`): a message older than its
     /// priority's max age when it arrives is logged stale, not said.
     public var sentAt: String?
+    /// Room and group names (`["kitchen", "upstairs"]`, `["all"]`); none: the priority's or the house's default.
+    public var rooms: [String]?
 
     public init(text: String? = nil, payment: Payment? = nil, clip: String? = nil, audioUrl: String? = nil,
                 priority: String? = nil, lang: String? = nil, voice: String? = nil, requestId: String? = nil,
-                chime: String? = nil, metadata: [String: String]? = nil, sentAt: String? = nil) {
+                chime: String? = nil, metadata: [String: String]? = nil, sentAt: String? = nil, rooms: [String]? = nil) {
+        self.rooms = rooms
         self.text = text
         self.payment = payment
         self.clip = clip
@@ -90,15 +93,18 @@ public struct PushPayload: Decodable, Sendable {
     public var timestamp: AmountText?
     public var priority: String?
     public var lang: String?
+    public var rooms: [String]?
 
-    /// The fields as one flat speak_tts message.
+    /// The fields as one flat speak_tts message. FCM's data values are strings: there `rooms` is
+    /// a comma-separated list (`"kitchen,bedroom"`).
     var flattened: (action: String?, text: String?, voice: String?, audioURL: String?, requestID: String?,
-                    priority: String?, lang: String?, timestamp: String?) {
+                    priority: String?, lang: String?, timestamp: String?, rooms: [String]?) {
         if let message {
             let data = message.data ?? [:]
+            let rooms = data["rooms"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
             return (data["action"], data["text"] ?? message.notification?.body, data["voice"], data["audio_url"],
-                    data["request_id"], data["priority"], data["lang"], data["timestamp"])
+                    data["request_id"], data["priority"], data["lang"], data["timestamp"], rooms)
         }
-        return (action, text, voice, audioUrl, requestId, priority, lang, timestamp?.text)
+        return (action, text, voice, audioUrl, requestId, priority, lang, timestamp?.text, rooms)
     }
 }

@@ -11,10 +11,13 @@ public struct PayloadValidator: Sendable {
     let maxTextCharacters: Int
     let speech: SpeechSettings
     let soundsDirectory: String
+    let rooms: RoomSettings
 
     /// A validator with the config in force: `audio_url`'s hosts, `api.max_text_characters`,
-    /// the speech settings (languages, voices) and the sounds folder (clips, chimes).
-    public init(remote: RemoteAudio, maxTextCharacters: Int, speech: SpeechSettings, soundsDirectory: String) {
+    /// the speech settings (languages, voices), the sounds folder (clips, chimes) and the rooms.
+    public init(remote: RemoteAudio, maxTextCharacters: Int, speech: SpeechSettings, soundsDirectory: String,
+                rooms: RoomSettings = .single(.defaults)) {
+        self.rooms = rooms
         self.remote = remote
         self.maxTextCharacters = maxTextCharacters
         self.speech = speech
@@ -49,7 +52,17 @@ public struct PayloadValidator: Sendable {
                                           language: language, voice: voice,
                                           chime: try payload.chime.map(checkedChime), requestID: try requestID(payload.requestId))
         request.sentAt = try payload.sentAt.map(Self.sentAt(rfc3339:))
+        request.rooms = try checkedRooms(payload.rooms, field: "rooms")
         return request
+    }
+
+    /// Room and group names the house has, as given (a group stays a group, so a reload that
+    /// changes it applies to what still waits); a 400 naming `field` for an empty list or an
+    /// unknown name.
+    func checkedRooms(_ names: [String]?, field: String) throws -> [String]? {
+        guard let names else { return nil }
+        do { _ = try rooms.expand(names) } catch { throw IntakeError.badRequest(field, "\(error)") }
+        return names
     }
 
     /// `sent_at` as RFC 3339, with or without fractions of a second.
@@ -95,6 +108,7 @@ public struct PayloadValidator: Sendable {
                                               priority: try priority(fields.priority), source: source,
                                               requestID: try requestID(fields.requestID))
             request.sentAt = sentAt
+            request.rooms = try checkedRooms(fields.rooms, field: push.message == nil ? "rooms" : "message.data.rooms")
             return request
         }
         guard let text = fields.text else {
@@ -107,6 +121,7 @@ public struct PayloadValidator: Sendable {
                                           priority: try priority(fields.priority), source: source, language: language,
                                           voice: voice, requestID: try requestID(fields.requestID))
         request.sentAt = sentAt
+        request.rooms = try checkedRooms(fields.rooms, field: prefix + "rooms")
         return request
     }
 

@@ -225,6 +225,13 @@ public struct AppDatabase: Sendable {
                 t.column("held_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v10: rooms") { db in
+            // JSON lists: the names asked for, and one outcome per room.
+            try db.alter(table: "announcement") { t in
+                t.add(column: "requested_rooms", .text)
+                t.add(column: "rooms", .text)
+            }
+        }
         return migrator
     }
 }

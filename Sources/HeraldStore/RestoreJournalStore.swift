@@ -3,8 +3,9 @@ import Foundation
 import HeraldCore
 import Logging
 
-/// The restore journal as the daemon keeps it: durable before the sink is touched, whatever the
-/// disk does.
+/// The restore journal as the daemon keeps it: durable before a sink is touched, whatever the
+/// disk does. One record holds the entry of every sink a safeguard has open (an announcement to
+/// several rooms), so one synced write covers a change to any of them.
 ///
 /// Two places on disk, the journal beside the database and the fallback in the runtime folder,
 /// numbered in one sequence: the newest record of either is the journal, so an older record left in
@@ -21,8 +22,8 @@ public actor RestoreJournalStore: RestoreJournal {
     let journal: JournalFile
     /// Where the journal goes while `journal` cannot be written (the runtime folder).
     let journalFallback: JournalFile
-    /// The journal when neither `journal` nor `journalFallback` could be written.
-    var journalInMemory: JournalEntry?
+    /// The journal (every sink's entry) when neither `journal` nor `journalFallback` could be written.
+    var journalInMemory: [JournalEntry]?
     /// Why `journal` could not be written last time (logged once), or nil.
     var journalFileFailing: String?
     /// The database, until a journal row an earlier version may have left in it is taken over
@@ -43,39 +44,51 @@ public actor RestoreJournalStore: RestoreJournal {
         legacySource = database
     }
 
-    /// Stores `entry` durably: synced to the journal beside the database, else to the fallback in
-    /// the runtime folder, else in memory (with a critical log line: a crash now would leave the
-    /// sink as Herald set it). `retry` moves it back to its place.
+    /// Stores `entry` as its sink's, durably: synced to the journal beside the database, else to
+    /// the fallback in the runtime folder, else in memory (with a critical log line: a crash now
+    /// would leave the sink as Herald set it). `retry` moves it back to its place.
     public func save(_ entry: JournalEntry) async throws {
         takeOverLegacyRow()
-        try saveNow(entry)
+        try saveNow(current().filter { $0.sinkName != entry.sinkName } + [entry])
     }
 
-    private func saveNow(_ entry: JournalEntry) throws {
-        let data = try JSONEncoder().encode(entry)
+    private func saveNow(_ entries: [JournalEntry]) throws {
+        let data = try JSONEncoder().encode(entries.sorted { $0.sinkName < $1.sinkName })
         if put(data) { return }
-        defer { journalInMemory = entry }
+        defer { journalInMemory = entries }
         guard journalInMemory == nil else { return }  // said once, not at every retry
         logger.critical("the restore journal is kept in memory only: a crash now would leave the sink raised until the next announcement",
                         metadata: ["file": "\(journalFileFailing ?? "")", "fallback": "\(journalFallback.path)"])
     }
 
-    /// The pending entry: memory's, else the newest record on disk. A record that does not decode
-    /// is logged and skipped.
-    public func pending() async throws -> JournalEntry? {
+    /// Every sink's pending entry, by sink name.
+    public func pending() async throws -> [JournalEntry] {
         takeOverLegacyRow()
-        if let entry = journalInMemory { return entry }
-        guard let (record, file) = newest(onDisk()), !record.entry.isEmpty else { return nil }  // none, or cleared
-        do { return try JSONDecoder().decode(JournalEntry.self, from: record.entry) } catch {
+        return current().sorted { $0.sinkName < $1.sinkName }
+    }
+
+    /// Memory's entries, else the newest record on disk's. A record that does not decode is logged
+    /// and skipped. A record of an earlier version holds one entry, not a list.
+    private func current() -> [JournalEntry] {
+        if let entries = journalInMemory { return entries }
+        guard let (record, file) = newest(onDisk()), !record.entry.isEmpty else { return [] }  // none, or cleared
+        let decoder = JSONDecoder()
+        if let entries = try? decoder.decode([JournalEntry].self, from: record.entry) { return entries }
+        do { return [try decoder.decode(JournalEntry.self, from: record.entry)] } catch {
             logger.error("ignoring an unreadable restore journal",
                          metadata: ["file": "\(file.slotPath(record.slot))", "error": "\(error)"])
-            return nil
+            return []
         }
     }
 
-    /// Forgets the pending entry: a synced "cleared" record newer than any entry.
-    public func clear() async throws {
+    /// Forgets `sinkName`'s entry; with none left, a synced "cleared" record newer than any entry.
+    public func clear(sinkName: String) async throws {
         takeOverLegacyRow()
+        let entries = current()
+        let left = entries.filter { $0.sinkName != sinkName }
+        // Not this sink's to clear (restored already): another write would only cost a sync.
+        if !left.isEmpty && left.count == entries.count { return }
+        guard left.isEmpty else { return try saveNow(left) }
         journalInMemory = nil
         let disk = onDisk()
         if let (record, _) = newest(disk), !record.entry.isEmpty, !put(Data(), over: disk) {
@@ -87,8 +100,8 @@ public actor RestoreJournalStore: RestoreJournal {
     /// written again. Does nothing when it is where it belongs.
     public func retry() {
         takeOverLegacyRow()
-        if let entry = journalInMemory {
-            try? saveNow(entry)
+        if let entries = journalInMemory {
+            try? saveNow(entries)
         } else if journalFileFailing != nil {
             let disk = onDisk()
             if let (record, file) = newest(disk), file.path == journalFallback.path { _ = put(record.entry, over: disk) }
@@ -156,7 +169,7 @@ public actor RestoreJournalStore: RestoreJournal {
             }
             legacySource = nil
             if newest(onDisk()) == nil {
-                try saveNow(entry)
+                try saveNow([entry])
                 logger.notice("took over the restore journal an earlier version left in the database")
             }
             // Kept in memory only, the row is still the one durable copy.

@@ -135,6 +135,13 @@ public actor InMemorySoundSystem: SoundConnection {
         return PlaybackReport(startMilliseconds: 1, totalMilliseconds: audio.knownDurationMilliseconds ?? 0, stoppedEarly: false)
     }
 
+    /// One sink: the sinks of a fake with one sink are all it. Each is a play of its own.
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String) async -> [Result<PlaybackReport, any Error>] {
+        var results: [Result<PlaybackReport, any Error>] = []
+        for sink in sinks { results.append(await Result(catchingAsync: { try await play(audio, onSink: sink, mediaRole: mediaRole) })) }
+        return results
+    }
+
     // Holding a playback: a test decides when it ends.
 
     /// True while plays wait in `play` for `releasePlayback()`.

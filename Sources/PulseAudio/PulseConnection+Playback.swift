@@ -2,19 +2,83 @@ import CPulse
 import HeraldCore
 
 extension PulseConnection {
-    /// Plays `clip` on `sinkName` and returns once the server has played it to the end.
+    /// Plays `audio` on `sinkName` and returns once the server has played it to the end.
     ///
     /// The stream carries `application.name=Herald` (from the context) and `media.role`.
     /// Cancelling the calling task fades the stream out over `fadeMilliseconds` and stops it.
     public func play(_ audio: AudioSource, onSink sinkName: String, mediaRole: String,
                      fadeMilliseconds: Int = 150) async throws -> PlaybackReport {
-        let playback = PulsePlayback(lock: lock)
-        withLock { activePlayback = playback }
-        defer { withLock { if activePlayback === playback { activePlayback = nil } } }
+        try await play(audio, onSinks: [sinkName], mediaRole: mediaRole, fadeMilliseconds: fadeMilliseconds)[0].get()
+    }
+
+    /// How long the rooms of one announcement wait for a slow one before the others start.
+    static let gateTimeout = Duration.milliseconds(500)
+
+    /// Plays `audio` on every sink of `sinkNames` in step: with more than one, each stream connects
+    /// corked and all are uncorked together once each holds its first samples (`PlaybackGate`).
+    /// One result per sink, in order: a sink that fails costs the others nothing.
+    /// Cancelling the calling task fades every stream out and stops it.
+    public func play(_ audio: AudioSource, onSinks sinkNames: [String], mediaRole: String,
+                     fadeMilliseconds: Int = 150) async -> [Result<PlaybackReport, any Error>] {
+        let gate = sinkNames.count > 1 ? PlaybackGate(members: sinkNames.count) : nil
+        let playbacks = sinkNames.map { _ in
+            let playback = PulsePlayback(lock: lock)
+            playback.gate = gate
+            return playback
+        }
+        withLock {
+            activePlaybacks += playbacks
+            // A clip is given to every room before its stream starts: written as soon as each connects.
+            if case .clip(let clip) = audio {
+                for playback in playbacks {
+                    playback.append(clip.samples)
+                    playback.finishInput()
+                }
+            }
+        }
+        defer { withLock { activePlaybacks.removeAll { active in playbacks.contains { $0 === active } } } }
+        // A stream is read once, and each chunk goes to every room.
+        var feeder: Task<Void, Never>?
+        if case .stream(_, let chunks) = audio {
+            feeder = Task { [weak self] in
+                do {
+                    for try await chunk in chunks { self?.withLock { for playback in playbacks { playback.append(chunk) } } }
+                    self?.withLock { for playback in playbacks { playback.finishInput() } }
+                } catch {
+                    self?.withLock { for playback in playbacks { playback.finish(.operationFailed("audio source failed: \(error)")) } }
+                }
+            }
+        }
+        defer { feeder?.cancel() }
+        let opener = gate.map { gate in
+            Task { [weak self] in
+                guard (try? await Task.sleep(for: Self.gateTimeout)) != nil else { return }
+                self?.withLock { gate.open() }
+            }
+        }
+        defer { opener?.cancel() }
+        return await withTaskGroup(of: (Int, Result<PlaybackReport, any Error>).self) { group in
+            for (index, (playback, sinkName)) in zip(playbacks, sinkNames).enumerated() {
+                group.addTask {
+                    (index, await Result(catchingAsync: {
+                        try await self.run(playback, format: audio.format, sinkName: sinkName, mediaRole: mediaRole,
+                                           length: audio.knownDurationMilliseconds, fadeMilliseconds: fadeMilliseconds)
+                    }))
+                }
+            }
+            var results = [Result<PlaybackReport, any Error>](repeating: .failure(CancellationError()), count: sinkNames.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
+
+    /// One sink's stream, from its start to the last sample heard; its input is given by the caller.
+    private func run(_ playback: PulsePlayback, format: AudioFormat, sinkName: String, mediaRole: String,
+                     length: Int?, fadeMilliseconds: Int) async throws -> PlaybackReport {
         let watchdog = Task { [weak self] in
             // A finished clip has a known length; a stream gets a generous bound. Time spent
             // paused does not count.
-            let limit = Duration.milliseconds(audio.knownDurationMilliseconds ?? 60_000) + (self?.requestTimeout ?? .zero) + .seconds(2)
+            let limit = Duration.milliseconds(length ?? 60_000) + (self?.requestTimeout ?? .zero) + .seconds(2)
             let started = ContinuousClock.now
             while let self {
                 let deadline = started + limit + self.withLock { playback.pausedSoFar }
@@ -26,29 +90,12 @@ extension PulseConnection {
             }
         }
         defer { watchdog.cancel() }
-        var feeder: Task<Void, Never>?
-        defer { feeder?.cancel() }
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     withLock {
-                        playback.start(continuation, context: context, format: audio.format, sinkName: sinkName,
-                                       mediaRole: mediaRole,
-                                       warm: borrowWarmStream(sinkName: sinkName, format: audio.format))
-                        switch audio {
-                        case .clip(let clip):
-                            playback.append(clip.samples)
-                            playback.finishInput()
-                        case .stream(_, let chunks):
-                            feeder = Task { [weak self] in
-                                do {
-                                    for try await chunk in chunks { self?.withLock { playback.append(chunk) } }
-                                    self?.withLock { playback.finishInput() }
-                                } catch {
-                                    self?.withLock { playback.finish(.operationFailed("audio source failed: \(error)")) }
-                                }
-                            }
-                        }
+                        playback.start(continuation, context: context, format: format, sinkName: sinkName, mediaRole: mediaRole,
+                                       warm: borrowWarmStream(sinkName: sinkName, format: format))
                     }
                 }
             } onCancel: {
@@ -77,19 +124,18 @@ extension PulseConnection {
             withLock { playback.tearDown() }
             throw lost
         }
-        let report = withLock {
+        return withLock {
             playback.tearDown()
             return PlaybackReport(
                 startMilliseconds: playback.startedAt.map { ($0 - playback.requestedAt).inMilliseconds } ?? -1,
                 totalMilliseconds: (ContinuousClock.now - playback.requestedAt).inMilliseconds,
                 stoppedEarly: playback.stoppedEarly, onWarmStream: playback.warm != nil)
         }
-        return report
     }
 
     /// Pauses or resumes what this connection is playing; false when nothing plays.
     public func setPlaybackPaused(_ paused: Bool) -> Bool {
-        withLock { activePlayback?.setPaused(paused) ?? false }
+        withLock { activePlaybacks.map { $0.setPaused(paused) }.contains(true) }
     }
 
     /// Lowers the stream to silence in steps, then flushes it.

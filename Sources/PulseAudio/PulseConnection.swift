@@ -24,7 +24,7 @@ public final class PulseConnection: @unchecked Sendable {
     let subscribers = Mutex<[UUID: AsyncStream<SoundEvent>.Continuation]>([:])
     var subscribedToEvents = false
     /// The playback in progress, for pause and resume. Touched with the mainloop lock held.
-    var activePlayback: PulsePlayback?
+    var activePlaybacks: [PulsePlayback] = []
     /// A corked stream kept for the next announcement (`keepWarm`). Touched with the lock held.
     var warmStream: WarmStream?
     /// This run of the server (`serverInstance()`), once known: a connection has one server run.

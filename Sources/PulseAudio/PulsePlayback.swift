@@ -42,6 +42,11 @@ final class PulsePlayback: @unchecked Sendable {
     private(set) var warm: WarmStream?
     /// The connection's mainloop lock, checked in debug builds.
     private let lock: MainloopLock
+    /// Set for a playback on several sinks at once: the stream stays corked until the gate opens.
+    var gate: PlaybackGate?
+    /// True once this playback arrived at its gate or left it: each counts once.
+    private var gatePassed = false
+    private var prebufferBytes = 0
 
     init(lock: MainloopLock) {
         self.lock = lock
@@ -84,6 +89,7 @@ final class PulsePlayback: @unchecked Sendable {
         }
         self.stream = stream
         bytesPerSecond = pa_bytes_per_second(pa_stream_get_sample_spec(stream))
+        prebufferBytes = pa_usec_to_bytes(Self.prebufferMicroseconds, pa_stream_get_sample_spec(stream))
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         pa_stream_set_state_callback(stream, { stream, userdata in
             PulsePlayback.from(userdata).stateChanged()
@@ -99,11 +105,32 @@ final class PulsePlayback: @unchecked Sendable {
             // Connected and corked since the last announcement: the data written next plays once
             // the prebuffer is reached, with no round trip to create a stream.
             warmTouched = true
+            // In step with other rooms: the gate uncorks it. The input may be here already.
+            if gate != nil { return writeWhatFits() }
             do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
                 // Still corked, it would never play nor drain: fail now, not at the watchdog.
                 return finish(error)
             }
-        } else if let error = Self.connect(stream, sinkName: sinkName, corked: false) {
+        } else if let error = Self.connect(stream, sinkName: sinkName, corked: gate != nil) {
+            finish(error)
+        }
+        // Input given before the start (every room's copy of a clip) is written once connected.
+        writeWhatFits()
+    }
+
+    /// Reports to the gate once connected with the prebuffer written (or all of a short clip).
+    private func arriveAtGateIfReady() {
+        guard let gate, !gatePassed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+              offset >= prebufferBytes || (inputFinished && offset >= bytes.count) else { return }
+        gatePassed = true
+        gate.arrive(self)
+    }
+
+    /// Starts a stream the gate held corked. Called with the lock held.
+    func uncorkFromGate() {
+        lock.assertLocked()
+        guard let stream, !stopping, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
             finish(error)
         }
     }
@@ -201,6 +228,7 @@ final class PulsePlayback: @unchecked Sendable {
             }
             offset += count
         }
+        arriveAtGateIfReady()
         if inputFinished && offset >= bytes.count {
             // Draining also starts a stream whose data never reached the prebuffer mark.
             draining = true
@@ -230,6 +258,11 @@ final class PulsePlayback: @unchecked Sendable {
     /// Resumes the caller at most once. Called with the lock held.
     func finish(_ error: SoundSystemError?) {
         lock.assertLocked()
+        // Failed or stopped before it arrived: the other rooms do not wait for it.
+        if let gate, !gatePassed {
+            gatePassed = true
+            gate.leave()
+        }
         guard let continuation else { return }
         self.continuation = nil
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }

@@ -23,6 +23,10 @@ extension PulseConnection: SoundSystem {
     public func play(_ audio: AudioSource, onSink sink: String, mediaRole: String) async throws -> PlaybackReport {
         try await play(audio, onSink: sink, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
+
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String) async -> [Result<PlaybackReport, any Error>] {
+        await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150)
+    }
 }
 
 /// What the daemon needs beyond the safeguard: `isConnected`, `keepWarm`, `setPlaybackPaused`.

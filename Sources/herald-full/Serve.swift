@@ -43,7 +43,7 @@ extension Herald {
                 // Before anything plays on a new connection: a crash or a lost server may have
                 // left the sink raised and the radio ducked.
                 do {
-                    if let restored = try await JournalRestorer(context: live.value).restore(using: sound) {
+                    for restored in try await JournalRestorer(context: live.value).restore(using: sound) {
                         logger.notice("applied the pending restore journal", metadata: ["sink": "\(restored.entry.sinkName)"])
                     }
                 } catch {
@@ -85,7 +85,6 @@ extension Herald {
             configuration.maximumGracefulShutdownDuration = .seconds(8)
             let group = ServiceGroup(configuration: configuration)
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
-            if let note = live.value.configuration.roomsNotPlayedYet { logger.warning("\(note)") }
             do { try await group.run() } catch {
                 try? await http.shutdown()
                 throw error

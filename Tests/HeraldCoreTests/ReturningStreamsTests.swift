@@ -64,7 +64,7 @@ import Testing
         let journal = InMemoryJournal(entry: entry)
         let guarded = Safeguard(sound: sound, journal: journal, settings: .defaults, clock: ImmediateClock(),
                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, processID: 42)
-        let restoration = try #require(try await guarded.recoverPending())
+        let restoration = try #require(try await guarded.recoverPending().first)
         #expect(await sound.sink.volumes == percent(20, 20))
         #expect(await sound.streamList.first?.muted == false, "the tv, back muted, unmuted")
         #expect(restoration.actions.awaitedStreams == [radioDuck])

@@ -75,7 +75,7 @@ import Testing
         let remute = try #require(closing.firstIndex(of: .setSinkMute(sink: "speaker", true)))
         let back = try #require(closing.firstIndex(of: .setStreamMute(index: 7, false)))
         #expect(remute < back, "the sink is muted again before the radio is unmuted")
-        #expect(safeguard.finish() == [.clearJournal])
+        #expect(safeguard.finish() == [.clearJournal(sink: "speaker")])
     }
 
     @Test func aStreamAppearingAfterTheCloseIsLeftAlone() throws {
@@ -151,7 +151,7 @@ import Testing
         _ = safeguard.tick()
         safeguard.observe([musicStream(index: 7, volumes: percent(65, 65))])
         #expect(safeguard.tick().isEmpty)
-        #expect(safeguard.finish() == [.clearJournal])
+        #expect(safeguard.finish() == [.clearJournal(sink: "speaker")])
     }
 
     @Test func aSinkThatRoundsVolumesIsComparedAsItReportedItself() throws {

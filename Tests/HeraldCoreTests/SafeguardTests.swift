@@ -209,7 +209,7 @@ import Testing
                              silenced: false, applicationName: "tv")],
             processID: 1)
         let journal = InMemoryJournal(entry: entry)
-        let restoration = try #require(try await safeguard(sound, journal).recoverPending())
+        let restoration = try #require(try await safeguard(sound, journal).recoverPending().first)
         #expect(await sound.sink.volumes == percent(20, 20))
         #expect(await sound.sink.muted == true)
         #expect(await sound.streamList.map(\.volumes) == [percent(80, 80), percent(95, 95)],
@@ -230,7 +230,7 @@ import Testing
             var entry = JournalEntry(sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false,
                                      setVolumes: nil, unmuted: false, ducks: [duck], processID: 1)
             entry.streamsSettled = settled
-            let restoration = try #require(try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending())
+            let restoration = try #require(try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending().first)
             #expect(await sound.streamList.first?.volumes == expected, "settled \(settled)")
             #expect(restoration.actions.keptUserChanges.isEmpty == !settled)
         }
@@ -250,6 +250,23 @@ import Testing
                                  setVolumes: percent(70, 70), unmuted: false, ducks: [], processID: 1)
         _ = try await safeguard(sound, InMemoryJournal(entry: entry)).recoverPending()
         #expect(await sound.sink.volumes == percent(20, 20))
+    }
+
+    @Test func aJournalOfTwoRoomsRestoresEachAndClearsBoth() async throws {
+        // A kill during an announcement to two rooms: the speaker is here, the kitchen's sink is
+        // unplugged since. The speaker is restored, the kitchen has nothing left to restore, and
+        // neither is pending after.
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(70, 70)))
+        let speaker = JournalEntry(sinkName: "speaker", originalVolumes: percent(20, 20), originalMuted: false,
+                                   setVolumes: percent(70, 70), unmuted: false, ducks: [], processID: 1)
+        var kitchen = speaker
+        kitchen.sinkName = "kitchen"
+        let journal = InMemoryJournal(entry: speaker)
+        try await journal.save(kitchen)
+        let restorations = try await safeguard(sound, journal).recoverPending()
+        #expect(restorations.map(\.entry.sinkName) == ["kitchen", "speaker"])
+        #expect(await sound.sink.volumes == percent(20, 20))
+        #expect(await journal.entries.isEmpty)
     }
 
     @Test func afterAServerRestartAnotherAppsStreamWithAnOldIndexIsLeftAlone() async throws {
@@ -321,6 +338,6 @@ import Testing
 
     @Test func nothingPendingMeansNothingToRecover() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20)))
-        #expect(try await safeguard(sound, InMemoryJournal()).recoverPending() == nil)
+        #expect(try await safeguard(sound, InMemoryJournal()).recoverPending().isEmpty)
     }
 }

@@ -30,14 +30,14 @@ import Testing
     @Test func aSavedJournalIsFoundByTheNextProcessAndClearedEverywhere() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = openStore()
-        #expect(try await store.pending() == nil)
+        #expect(try await store.pending().isEmpty)
         try await store.save(entry)
         #expect(FileManager.default.fileExists(atPath: databasePath + ".restore-journal.0"), "a file beside the database")
         #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"))
-        #expect(try await openStore().pending() == entry)
-        try await store.clear()
-        #expect(try await openStore().pending() == nil)
-        #expect(try await store.pending() == nil)
+        #expect(try await openStore().pending() == [entry])
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
+        #expect(try await store.pending().isEmpty)
     }
 
     @Test func aStateFolderThatIsGoneSendsTheJournalToTheFallbackAndBackAfter() async throws {
@@ -51,15 +51,15 @@ import Testing
         raised.setVolumes = ChannelVolumes([Volume(percent: 90), Volume(percent: 90)])
         try await store.save(raised)
         #expect(FileManager.default.fileExists(atPath: fallbackPath + ".0"), "written to the fallback")
-        #expect(try await openStore().pending() == raised, "a new process finds the newest entry")
+        #expect(try await openStore().pending() == [raised], "a new process finds the newest entry")
         // The folder back: the next write goes beside the database, and the fallback is removed.
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try await store.save(entry)
         #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"), "an older fallback is removed")
-        #expect(try await openStore().pending() == entry)
-        try await store.clear()
-        #expect(try await openStore().pending() == nil)
+        #expect(try await openStore().pending() == [entry])
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
     }
 
     @Test func aRowAnEarlierVersionLeftInTheDatabaseIsRestoredThenCleared() async throws {
@@ -67,11 +67,11 @@ import Testing
         let database = try AppDatabase(path: databasePath)
         try await database.writer.write { [entry] db in try JournalRow(entry: entry, writtenAt: Date()).save(db) }
         let store = openStore()
-        #expect(try await store.pending() == entry)
+        #expect(try await store.pending() == [entry])
         #expect(try database.legacyJournalRowNow() == nil, "taken over into the journal's file")
-        #expect(try await openStore().pending() == entry, "and still pending for the next process")
-        try await store.clear()
-        #expect(try await openStore().pending() == nil)
+        #expect(try await openStore().pending() == [entry], "and still pending for the next process")
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
     }
 
     @Test func aRecordTornByACrashLeavesThePreviousEntryWhole() async throws {
@@ -81,17 +81,17 @@ import Testing
         var reported = entry
         reported.setVolumes = ChannelVolumes([Volume(raw: 45_000), Volume(raw: 45_000)])
         try await store.save(reported)
-        #expect(try await openStore().pending() == reported)
+        #expect(try await openStore().pending() == [reported])
         // The second write cut off half-way: the first entry, in the other file, is whole.
         let second = databasePath + ".restore-journal.1"
         let whole = try #require(FileManager.default.contents(atPath: second))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: second))
-        #expect(try await openStore().pending() == entry)
+        #expect(try await openStore().pending() == [entry])
         // The next write goes over the torn one, and wins.
         try await store.save(reported)
-        #expect(try await openStore().pending() == reported)
-        try await store.clear()
-        #expect(try await openStore().pending() == nil)
+        #expect(try await openStore().pending() == [reported])
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
     }
 
     @Test func aJournalKeptInMemoryReachesItsFileOnceItCanBeWritten() async throws {
@@ -102,14 +102,14 @@ import Testing
         #expect(FileManager.default.createFile(atPath: state, contents: Data("in the way".utf8)))
         #expect(FileManager.default.createFile(atPath: folder + "/run", contents: Data("in the way".utf8)))
         try await store.save(entry)
-        #expect(try await store.pending() == entry, "kept in memory")
-        #expect(try await openStore().pending() == nil, "nothing another process could read")
+        #expect(try await store.pending() == [entry], "kept in memory")
+        #expect(try await openStore().pending().isEmpty, "nothing another process could read")
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         await store.retry()
-        #expect(try await openStore().pending() == entry, "written to its file by the retry")
-        try await store.clear()
-        #expect(try await openStore().pending() == nil)
+        #expect(try await openStore().pending() == [entry], "written to its file by the retry")
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
     }
 
     @Test func aRecordWhoseBodyDoesNotMatchItsChecksumIsSkipped() async throws {
@@ -123,7 +123,7 @@ import Testing
         let last = copy.index(before: copy.endIndex)
         copy[copy.index(before: last)] ^= 0x01
         try copy.write(to: URL(fileURLWithPath: databasePath + ".restore-journal.1"))
-        #expect(try await openStore().pending() == entry)
+        #expect(try await openStore().pending() == [entry])
     }
 
     @Test func anOlderRecordLeftInTheFallbackNeverHidesANewerOne() async throws {
@@ -137,9 +137,9 @@ import Testing
         // As if the fallback kept a record this process could not remove.
         try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true)
         try older.write(to: URL(fileURLWithPath: fallbackPath + ".0"))
-        #expect(try await openStore().pending() == raised)
-        try await store.clear()
-        #expect(try await openStore().pending() == nil, "the clear is newer than both")
+        #expect(try await openStore().pending() == [raised])
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty, "the clear is newer than both")
     }
 
     @Test func aJournalInTheFallbackMovesBackToItsFileOnceItCanBeWritten() async throws {
@@ -154,7 +154,7 @@ import Testing
         await store.retry()
         #expect(FileManager.default.fileExists(atPath: databasePath + ".restore-journal.0"), "moved back")
         #expect(!FileManager.default.fileExists(atPath: fallbackPath + ".0"), "and the fallback removed")
-        #expect(try await openStore().pending() == entry)
+        #expect(try await openStore().pending() == [entry])
     }
 
     @Test func anUnreadableJournalFileIsIgnoredNotFatal() async throws {
@@ -162,8 +162,39 @@ import Testing
         let store = openStore()
         try Data("herald-journal 7 3 0\n{ x".utf8).write(to: URL(fileURLWithPath: databasePath + ".restore-journal.0"))
         try Data("not a record at all".utf8).write(to: URL(fileURLWithPath: databasePath + ".restore-journal.1"))
-        #expect(try await store.pending() == nil)
+        #expect(try await store.pending().isEmpty)
         try await store.save(entry)
-        #expect(try await openStore().pending() == entry)
+        #expect(try await openStore().pending() == [entry])
+    }
+
+    @Test func eachSinkHasItsEntryAndIsClearedAlone() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = openStore()
+        var kitchen = entry
+        kitchen.sinkName = "kitchen"
+        try await store.save(entry)
+        try await store.save(kitchen)
+        #expect(try await openStore().pending() == [kitchen, entry], "both rooms, by sink name")
+        var raised = entry
+        raised.setVolumes = ChannelVolumes([Volume(percent: 95), Volume(percent: 95)])
+        try await store.save(raised)
+        #expect(try await openStore().pending() == [kitchen, raised], "a save replaces only its sink's entry")
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending() == [kitchen], "the other room is still pending")
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending() == [kitchen], "clearing a sink twice leaves the rest")
+        try await store.clear(sinkName: "kitchen")
+        #expect(try await openStore().pending().isEmpty)
+    }
+
+    @Test func aJournalAnEarlierVersionWroteWithOneEntryIsRead() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try JournalFile(path: databasePath + ".restore-journal", makesFolder: false)
+            .put(try JSONEncoder().encode(entry), sequence: 1, newest: nil)
+        let store = openStore()
+        #expect(try await store.pending() == [entry])
+        try await store.clear(sinkName: "speaker")
+        #expect(try await openStore().pending().isEmpty)
     }
 }

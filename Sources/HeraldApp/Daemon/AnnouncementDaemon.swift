@@ -167,11 +167,14 @@ public actor AnnouncementDaemon {
         await shutdown()
     }
 
-    /// Keeps the connection's warm stream on the sink the next announcement will use.
+    /// Keeps the connection's warm stream on the sink the next announcement will use (a payment's
+    /// first room, when there are several).
     func keepStreamWarm() async {
-        guard let warmFormat, let sound = try? await connector.current() else { return }
+        guard let warmFormat, let sound = try? await connector.current(),
+              let room = (try? context.configuration.rooms.rooms(requested: nil, priority: .high))?.first else { return }
         do {
-            try sound.keepWarm(onSink: try await context.targetSinkName(on: sound), format: warmFormat)
+            guard let sinkName = try await RoomPlacement.place([room], on: sound).first?.sinkName else { return }
+            try sound.keepWarm(onSink: sinkName, format: warmFormat)
         } catch {
             logger.debug("no warm stream for now: \(error)")
         }
@@ -297,13 +300,14 @@ public actor AnnouncementDaemon {
             record.finishedAt = now()
             return (.finished(interrupted: true), record)
         }
+        let rooms = kit.rooms(for: request)
         if let open = session, open.sound !== sound || open.quietTarget != entry.item.quietTarget { await closeSession() }
-        if let open = session, context.configuration.safeguard.sinkName == nil,
-           let target = try? await context.targetSinkName(on: sound), target != open.sinkName {
-            // The default sink changed between two announcements: the next opens on the new one.
+        if let open = session, (try? await RoomPlacement.place(rooms, on: sound)) != open.placements {
+            // Other rooms, or a room's sink moved between two announcements (a new default sink, a
+            // speaker plugged in or out): the next opens where the rooms are now.
             await closeSession()
         }
-        if let open = session, await !open.safeguard.isStillReady() {
+        if let open = session, await !open.isStillReady() {
             // Muted or lowered during the last one (SafeguardMachine.isStillReady): that change is
             // the user's to keep (rule 7), and this announcement must still be heard, so the
             // session closes and opens afresh. Found by the soak: the rest of the session was
@@ -314,7 +318,7 @@ public actor AnnouncementDaemon {
         }
         if session == nil {
             do {
-                switch try await SafeguardSession.open(context: context, sound: sound, priority: request.priority,
+                switch try await SafeguardSession.open(context: context, sound: sound, rooms: rooms, priority: request.priority,
                                                        quietTarget: entry.item.quietTarget, lockTimeout: .seconds(30)) {
                 case .suppressedMuted(let sink):
                     kit.markSuppressed(&record, sink: sink)
@@ -333,22 +337,28 @@ public actor AnnouncementDaemon {
         guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
         // The restore journal is on disk (or was not needed): the row may follow.
         inserting[entry.id]?.start()
-        // A session opened for a priority that overrides the mute does not carry a `respect` one.
-        let mute = context.configuration.priorities.mutePolicy(for: request.priority,
-                                                               fallback: context.configuration.safeguard.mutePolicy)
-        if session.before.muted && mute == .respect {
+        // A session opened for a priority that overrides the mute does not carry a `respect` one,
+        // room by room.
+        let respected = session.held.filter { room in
+            room.before.muted && context.configuration.priorities.mutePolicy(
+                for: request.priority, fallback: room.room.safeguard.mutePolicy) == .respect
+        }
+        let playRooms = session.held.filter { room in !respected.contains { $0.room.name == room.room.name } }
+        let notPlayed = session.notOpened + respected.map { RoomOutcome(room: $0.room.name, sink: $0.sinkName, outcome: .suppressedMuted) }
+        guard !playRooms.isEmpty else {
             kit.markSuppressed(&record, sink: session.before)
             return (.suppressed, record)
         }
-        // Only the first announcement of a session needs the lead-in: the sink is awake after it.
-        let leadIn = sessionIsFresh ? session.leadIn(context.configuration.safeguard) : 0
+        // Only the first announcement of a session needs the lead-in: the sinks are awake after it.
+        let leadIn = sessionIsFresh ? session.leadIn() : 0
         sessionIsFresh = false
         let snapshot = record
         // Its own task, so a critical announcement can cancel it: the playback fades out.
         let task = Task { () -> (AnnouncementRecord, Turn.Playback) in
             var record = snapshot
-            let result = await kit.play(rendered, request: request, in: session, record: &record,
-                                              requested: requested, leadIn: leadIn)
+            let (result, rooms) = await kit.play(rendered, request: request, in: session, rooms: playRooms, record: &record,
+                                                 requested: requested, leadIn: leadIn)
+            record.rooms = kit.roomOutcomes(rooms, notPlayed: notPlayed, playback: result)
             return (record, result)
         }
         // Its length when it is a clip (a streamed sentence's is known only at its end): the page's
@@ -390,9 +400,9 @@ public actor AnnouncementDaemon {
     /// With no configured sink, stops the current announcement when the server's default sink
     /// becomes another one, so it is said where the listener now listens.
     func watchTarget(of session: SafeguardSession, entryID: String, context: HeraldContext) -> Task<Void, Never>? {
-        guard context.configuration.safeguard.sinkName == nil else { return nil }
+        guard let follower = session.held.first(where: { $0.room.sink == .serverDefault }) else { return nil }
         let sound = session.sound
-        let sinkName = session.sinkName
+        let sinkName = follower.sinkName
         return Task { [weak self] in
             guard let events = try? await sound.events() else { return }
             for await event in events where event == .serverChanged {
@@ -407,7 +417,8 @@ public actor AnnouncementDaemon {
     func closeSession() async {
         guard let open = session else { return }
         session = nil
-        guard let failures = await open.close()?.failures, !failures.isEmpty else { return }
+        let failures = await open.close()
+        guard !failures.isEmpty else { return }
         guard open.sound.isConnected else {
             logger.error("restore incomplete (\(failures)); the journal is applied when the server is back")
             restoreFailures = failures

@@ -33,31 +33,83 @@ struct Turn: Sendable {
                                         language: request.language, voice: request.voice, queuedAt: now)
         record.reminderID = request.reminder?.id
         record.signedBy = request.signedBy
+        record.requestedRooms = request.rooms
         if case .payment(let amount) = request.body { record.amount = amount }
         return record
     }
 
-    /// Plays `rendered` inside an open session, filling in the row's sink figures. The chime and
-    /// `leadIn` milliseconds of silence go first.
+    /// The rooms `request` goes to: the ones it names, else its priority's, else the house's
+    /// default. A name a reload removed since it was accepted is left out; with none left, the
+    /// default rooms.
+    func rooms(for request: AnnouncementRequest) -> [Room] {
+        let house = configuration.rooms
+        let known = request.rooms?.filter { house.knownNames.contains($0) }
+        if let rooms = try? house.rooms(requested: known?.isEmpty == false ? known : nil, priority: request.priority), !rooms.isEmpty {
+            return rooms
+        }
+        return house.rooms
+    }
+
+    /// Each room's playback, for the row's per-room outcomes.
+    typealias RoomResults = [(room: SafeguardSession.HeldRoom, result: Result<PlaybackReport, any Error>)]
+
+    /// Plays `rendered` in `rooms` of an open session, all in step, filling in the row's sink
+    /// figures (the first room's). The chime and `leadIn` milliseconds of silence go first. The
+    /// playback is the first room's that played, or, when none did, the first room's error.
     func play(_ rendered: RenderedAudio, request: AnnouncementRequest, in session: SafeguardSession,
-              record: inout AnnouncementRecord, requested: ContinuousClock.Instant, leadIn: Int) async -> Playback {
+              rooms: [SafeguardSession.HeldRoom], record: inout AnnouncementRecord, requested: ContinuousClock.Instant,
+              leadIn: Int) async -> (Playback, RoomResults) {
         record.clipSource = rendered.clipSource
         if let length = rendered.source.knownDurationMilliseconds { record.durationMilliseconds = length }
-        record.sink = session.sinkName
-        record.mutedBefore = session.before.muted
-        record.volumeBefore = session.before.volumes
-        record.volumePlayed = session.entry.setVolumes ?? session.before.volumes
-        record.streamsDucked = session.entry.ducks.count
+        let first = rooms[0]
+        record.sink = first.sinkName
+        record.mutedBefore = first.before.muted
+        record.volumeBefore = first.before.volumes
+        record.volumePlayed = first.entry.setVolumes ?? first.before.volumes
+        record.streamsDucked = rooms.map(\.entry.ducks.count).reduce(0, +)
         record.startedAt = now()
         do {
             let (source, prefix) = try renderer.withPrefix(rendered, for: request, leadIn: leadIn)
             let playCalled = ContinuousClock.now
-            let report = try await session.sound.play(source, onSink: session.sinkName, mediaRole: "event")
-            if !report.stoppedEarly { markSaid(record.id) }
-            return .success((report, prefix, (playCalled - requested).inMilliseconds))
+            // Rooms sharing a sink hear one stream.
+            var sinks: [String] = []
+            for room in rooms where !sinks.contains(room.sinkName) { sinks.append(room.sinkName) }
+            let results = await session.sound.play(source, onSinks: sinks, mediaRole: "event")
+            let bySink = Dictionary(uniqueKeysWithValues: zip(sinks, results))
+            let roomResults: RoomResults = rooms.map { ($0, bySink[$0.sinkName]!) }
+            let reports = results.compactMap { try? $0.get() }
+            if reports.contains(where: { !$0.stoppedEarly }) { markSaid(record.id) }
+            guard let report = reports.first else {
+                // No room played: the first room's error says what happened (a lost server, a cancel).
+                let errors = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
+                return (.failure(errors.first ?? CancellationError()), roomResults)
+            }
+            let heardFirst = reports.map(\.startMilliseconds).filter { $0 >= 0 }.min() ?? report.startMilliseconds
+            var combined = report
+            combined.startMilliseconds = heardFirst
+            return (.success((combined, prefix, (playCalled - requested).inMilliseconds)), roomResults)
         } catch {
-            return .failure(error)
+            return (.failure(error), [])
         }
+    }
+
+    /// One outcome per room for a house with `rooms:` (nil for the one room of a house without):
+    /// the rooms played, and those not opened or left out.
+    func roomOutcomes(_ results: RoomResults, notPlayed: [RoomOutcome], playback: Playback) -> [RoomOutcome]? {
+        guard configuration.configuredRooms != nil else { return nil }
+        let (prefix, requestToPlay) = (try? playback.get()).map { ($0.prefixMilliseconds, $0.requestToPlay) } ?? (0, 0)
+        let played = results.map { room, result in
+            switch result {
+            case .success(let report):
+                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: report.stoppedEarly ? .interrupted : .played,
+                            onsetLatencyMilliseconds: report.startMilliseconds >= 0 ? requestToPlay + report.startMilliseconds + prefix : nil)
+            case .failure(let error):
+                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: error is CancellationError ? .interrupted : .failed,
+                            error: "\(error)")
+            }
+        }
+        let order = configuration.rooms.rooms.map(\.name)
+        return (played + notPlayed).sorted { (order.firstIndex(of: $0.room) ?? 0) < (order.firstIndex(of: $1.room) ?? 0) }
     }
 
     /// Heard to its end: marked so before anything else (`SaidMark`), so a kill before its row's
@@ -86,6 +138,7 @@ struct Turn: Sendable {
             record.durationMilliseconds = max(0, report.totalMilliseconds - report.startMilliseconds - prefix)
         }
         record.outcome = report.stoppedEarly ? .interrupted : .played
+        if record.outcome == .played, let rooms = record.rooms, let overall = RoomOutcome.overall(rooms) { record.outcome = overall }
         record.clipSource = rendered.settledClipSource
         await rendered.afterPlayback?(!report.stoppedEarly)
     }

@@ -37,7 +37,7 @@ extension Doctor {
         findings.append(DoctorFinding("sink", .ok, "\(sink.name) (\(sink.description)), \(sink.state.rawValue)\(configured == nil ? ", the server's default" : "")"))
         findings.append(volumeCheck(sink))
         findings.append(await othersCheck(sink, sound: sound))
-        if ((try? await context.journal.pending()) ?? nil) != nil {
+        if !((try? await context.journal.pending()) ?? []).isEmpty {
             findings.append(DoctorFinding("journal", .warning, "a Herald process died mid-announcement: the sink or other streams may still be raised or ducked",
                                           action: "herald restore (the daemon does it by itself when it starts)"))
         }
@@ -101,7 +101,9 @@ extension Doctor {
             let probe = try await MonitorProbe(connection: sound, sinkName: sink.name)
             defer { probe.close() }
             probe.arm(threshold: 0.0005)
-            switch try await SafeguardSession.open(context: context, sound: sound, priority: .normal, lockTimeout: .seconds(15)) {
+            let room = Room(name: "doctor", sink: .named(sink.name), safeguard: context.configuration.safeguard)
+            switch try await SafeguardSession.open(context: context, sound: sound, rooms: [room], priority: .normal,
+                                                   lockTimeout: .seconds(15)) {
             case .suppressedMuted:
                 return DoctorFinding("tone", .problem, "not played: \(sink.name) is muted and normal announcements respect the mute",
                                      action: "unmute the sink, or set priorities.normal.mute: override")

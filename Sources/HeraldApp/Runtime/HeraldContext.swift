@@ -103,7 +103,12 @@ public struct HeraldContext: Sendable {
     /// - Parameter quietTarget: during quiet hours with `play_quieter`, the target volume (a sink
     ///   is raised only to it; never lowered, as at any other time).
     public func safeguard(on sound: any SoundSystem, quietTarget: Volume? = nil) -> Safeguard {
-        var settings = configuration.safeguard
+        safeguard(on: sound, settings: configuration.safeguard, quietTarget: quietTarget)
+    }
+
+    /// The safeguard over `sound` with a room's `settings` (the house's with its overrides).
+    public func safeguard(on sound: any SoundSystem, settings: SafeguardSettings, quietTarget: Volume? = nil) -> Safeguard {
+        var settings = settings
         if let quietTarget {
             settings.targetVolume = min(settings.targetVolume, quietTarget)
             settings.minVolume = min(settings.minVolume, settings.targetVolume)
@@ -121,17 +126,18 @@ public struct HeraldContext: Sendable {
         return name
     }
 
-    /// Restores a journal left by a process that died mid-announcement; run before anything else
-    /// touches the sink (`safeguard` works on `sound`). Throws when part of it could not be
-    /// restored. Streams ducked before a server restart that have not come back yet are watched
-    /// for in the background and put back as they return (`ReturningStreams`).
+    /// Restores the journal left by a process that died mid-announcement, every sink it changed;
+    /// run before anything else touches a sink (`safeguard` works on `sound`). Throws when part of
+    /// it could not be restored. Streams ducked before a server restart that have not come back yet
+    /// are watched for in the background and put back as they return (`ReturningStreams`).
     @discardableResult
-    public func recoverPendingJournal(with safeguard: Safeguard, on sound: any SoundSystem) async throws -> Safeguard.Restoration? {
-        guard let restoration = try await safeguard.recoverPending() else { return nil }
-        HeraldMetrics.restored(restoration, replayingJournal: true)
-        guard restoration.failures.isEmpty else { throw HeraldFailure.restoreIncomplete(restoration.failures) }
-        let awaited = restoration.actions.awaitedStreams, seen = restoration.actions.streamsSeen
-        guard !awaited.isEmpty else { return restoration }
+    public func recoverPendingJournal(with safeguard: Safeguard, on sound: any SoundSystem) async throws -> [Safeguard.Restoration] {
+        let restorations = try await safeguard.recoverPending()
+        for restoration in restorations { HeraldMetrics.restored(restoration, replayingJournal: true) }
+        let failures = restorations.flatMap(\.failures)
+        guard failures.isEmpty else { throw HeraldFailure.restoreIncomplete(failures) }
+        let awaited = restorations.flatMap(\.actions.awaitedStreams), seen = Set(restorations.flatMap(\.actions.streamsSeen))
+        guard !awaited.isEmpty else { return restorations }
         // Only the daemon lives long enough to wait for them. The lock's path was made by
         // whoever holds the lock now, so it cannot fail here.
         if tolerant, let lockPath = try? lockPath {
@@ -142,6 +148,6 @@ public struct HeraldContext: Sendable {
             let names = awaited.map { $0.applicationName ?? "#\($0.streamIndex)" }.joined(separator: ", ")
             logger.warning("streams Herald ducked before the server restarted are not back, and only herald serve waits for them: \(names); they come back as the server saved them, ducked or muted")
         }
-        return restoration
+        return restorations
     }
 }

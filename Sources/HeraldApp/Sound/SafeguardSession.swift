@@ -1,74 +1,163 @@
 import HeraldCore
 
-/// The safeguard held open, with the process lock, across one or more back-to-back
-/// announcements (DESIGN.md rule 8: no pumping the volume between them).
+/// The safeguards of one announcement's rooms held open, with the process lock, across one or
+/// more back-to-back announcements to the same rooms (DESIGN.md rule 8: no pumping the volume
+/// between them). Each room's sink has a safeguard of its own, with the room's settings; one room
+/// that cannot be opened (unplugged, muted under `respect`, failing) costs the others nothing.
 public final class SafeguardSession: Sendable {
     public enum Opening: Sendable {
-        /// Muted, and the mute policy is `respect`: nothing changed, nothing to play.
+        /// Every room is muted, and the mute policy is `respect`: nothing changed, nothing to play.
         case suppressedMuted(SinkState)
         case opened(SafeguardSession)
     }
 
+    /// One room's sink with its safeguard open.
+    public struct HeldRoom: Sendable {
+        public let room: Room
+        public let sinkName: String
+        /// The sink as it was before the safeguard changed it.
+        public let before: SinkState
+        public let entry: JournalEntry
+        let safeguard: Safeguard
+    }
+
     public let sound: any SoundConnection
-    public let sinkName: String
-    /// The sink as it was before the safeguard changed it.
-    public let before: SinkState
-    public let entry: JournalEntry
+    /// Where the rooms were when it opened: the next announcement reuses the session only when its
+    /// rooms are where these are (a sink plugged in or a new default opens afresh).
+    public let placements: [RoomPlacement]
+    /// The rooms with a safeguard open, in the house's order.
+    public let held: [HeldRoom]
+    /// The rooms not opened, with why: no sink, muted under `respect`, or an error.
+    public let notOpened: [RoomOutcome]
     /// The quiet-hours target it was opened with, if any: a louder announcement needs another session.
     public let quietTarget: Volume?
     /// The settings it was opened with: its journal is the one a failed close retries, even
     /// after a reload moved the state folder or the database.
     public let context: HeraldContext
-    let safeguard: Safeguard
     let lock: ProcessLock
 
-    private init(context: HeraldContext, sound: any SoundConnection, sinkName: String, before: SinkState, entry: JournalEntry,
-                 quietTarget: Volume?, safeguard: Safeguard, lock: ProcessLock) {
+    private init(context: HeraldContext, sound: any SoundConnection, placements: [RoomPlacement], held: [HeldRoom],
+                 notOpened: [RoomOutcome], quietTarget: Volume?, lock: ProcessLock) {
         self.context = context
-        self.quietTarget = quietTarget
         self.sound = sound
-        self.sinkName = sinkName
-        self.before = before
-        self.entry = entry
-        self.safeguard = safeguard
+        self.placements = placements
+        self.held = held
+        self.notOpened = notOpened
+        self.quietTarget = quietTarget
         self.lock = lock
     }
 
-    /// Takes the lock, restores any journal a dead process left, and opens the safeguard on the
-    /// target sink with the mute policy of `priority` (critical always overrides).
+    /// The first room's sink: the one sink of a house without `rooms:`.
+    public var sinkName: String { held[0].sinkName }
+    /// The first room's sink as it was before.
+    public var before: SinkState { held[0].before }
+
+    /// Takes the lock, restores any journal a dead process left, finds each room's sink, and
+    /// opens a safeguard on each with the mute policy of `priority` (critical always overrides).
     /// - Parameter quietTarget: quiet hours' `play_quieter` target volume, if it applies.
-    public static func open(context: HeraldContext, sound: any SoundConnection, priority: Priority,
+    /// - Throws: what kept every room from opening; an error that `meansWait` when no room has a
+    ///   sink now (the announcement waits for one, as it always did for the one sink).
+    public static func open(context: HeraldContext, sound: any SoundConnection, rooms: [Room], priority: Priority,
                             quietTarget: Volume? = nil, lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {
-            let safeguard = context.safeguard(on: sound, quietTarget: quietTarget)
-            try await context.recoverPendingJournal(with: safeguard, on: sound)
-            let sinkName = try await context.targetSinkName(on: sound)
-            let mute = context.configuration.priorities.mutePolicy(
-                for: priority, fallback: context.configuration.safeguard.mutePolicy)
-            switch try await safeguard.open(sinkName: sinkName, mute: mute) {
-            case .suppressedMuted(let sink):
-                lock.release()
-                return .suppressedMuted(sink)
-            case .opened(let before, let entry):
-                HeraldMetrics.opened(entry)
-                return .opened(SafeguardSession(context: context, sound: sound, sinkName: sinkName, before: before, entry: entry,
-                                                quietTarget: quietTarget, safeguard: safeguard, lock: lock))
+            try await context.recoverPendingJournal(with: context.safeguard(on: sound), on: sound)
+            let placements = try await RoomPlacement.place(rooms, on: sound)
+            let opened = await openEach(placements, context: context, sound: sound, priority: priority, quietTarget: quietTarget)
+            var held: [HeldRoom] = [], notOpened: [RoomOutcome] = [], firstError: (any Error)?, muted: SinkState?
+            for (placement, result) in zip(placements, opened) {
+                switch result {
+                case .success(.opened(let before, let entry, let safeguard)):
+                    HeraldMetrics.opened(entry)
+                    held.append(HeldRoom(room: placement.room, sinkName: before.name, before: before, entry: entry, safeguard: safeguard))
+                case .success(.suppressed(let sink)):
+                    muted = muted ?? sink
+                    notOpened.append(RoomOutcome(room: placement.room.name, sink: sink.name, outcome: .suppressedMuted))
+                case .failure(let error):
+                    firstError = firstError ?? error
+                    let absent = error is RoomPlacement.Miss || (error as? SoundSystemError)?.meansWait == true
+                    notOpened.append(RoomOutcome(room: placement.room.name, sink: placement.sinkName,
+                                                 outcome: absent ? .missed : .failed, error: "\(error)"))
+                }
             }
+            guard !held.isEmpty else {
+                lock.release()
+                if let firstError { throw Self.waitable(firstError) }
+                return .suppressedMuted(muted!)
+            }
+            return .opened(SafeguardSession(context: context, sound: sound, placements: placements, held: held,
+                                            notOpened: notOpened, quietTarget: quietTarget, lock: lock))
         } catch {
             lock.release()
             throw error
         }
     }
 
-    /// The lead-in this session's first sound needs.
-    public func leadIn(_ settings: SafeguardSettings) -> Int { settings.leadIn(for: before) }
+    private enum RoomOpening: Sendable {
+        case opened(SinkState, JournalEntry, Safeguard)
+        case suppressed(SinkState)
+    }
 
-    /// Restores the sink and the streams and releases the lock. Returns what could not be restored.
-    public func close() async -> Safeguard.Restoration? {
-        let restoration = await safeguard.close()
+    /// Opens every placed room's safeguard at once (each sink once, however many rooms share it).
+    private static func openEach(_ placements: [RoomPlacement], context: HeraldContext, sound: any SoundConnection,
+                                 priority: Priority, quietTarget: Volume?) async -> [Result<RoomOpening, any Error>] {
+        var firstRoomOfSink: [String: Int] = [:]
+        for (index, placement) in placements.enumerated() {
+            if let sink = placement.sinkName, firstRoomOfSink[sink] == nil { firstRoomOfSink[sink] = index }
+        }
+        var bySink: [String: Result<RoomOpening, any Error>] = [:]
+        await withTaskGroup(of: (String, Result<RoomOpening, any Error>).self) { group in
+            for (sink, index) in firstRoomOfSink {
+                let settings = placements[index].room.safeguard
+                group.addTask {
+                    let safeguard = context.safeguard(on: sound, settings: settings, quietTarget: quietTarget)
+                    let mute = context.configuration.priorities.mutePolicy(for: priority, fallback: settings.mutePolicy)
+                    return (sink, await Result(catchingAsync: {
+                        switch try await safeguard.open(sinkName: sink, mute: mute) {
+                        case .suppressedMuted(let state): .suppressed(state)
+                        case .opened(let before, let entry): .opened(before, entry, safeguard)
+                        }
+                    }))
+                }
+            }
+            for await (sink, result) in group { bySink[sink] = result }
+        }
+        return placements.map { placement in
+            switch placement.sink {
+            case .failure(let miss): .failure(miss)
+            case .success(let sink): bySink[sink] ?? .failure(SoundSystemError.noSuchSink(sink))
+            }
+        }
+    }
+
+    /// No room has a sink: the error the daemon waits on, as it does for the one sink.
+    private static func waitable(_ error: any Error) -> any Error {
+        guard let miss = error as? RoomPlacement.Miss else { return error }
+        if case .absent(.serverDefault) = miss { return SoundSystemError.noDefaultSink }
+        return SoundSystemError.noSuchSink("\(miss)")
+    }
+
+    /// The lead-in the first sound needs: the longest of the rooms', so a speaker waking up holds
+    /// the others and they all start in step.
+    public func leadIn() -> Int { held.map { $0.room.safeguard.leadIn(for: $0.before) }.max() ?? 0 }
+
+    /// Whether every room is still as its safeguard left it for speech (`Safeguard.isStillReady`).
+    public func isStillReady() async -> Bool {
+        for room in held where await !room.safeguard.isStillReady() { return false }
+        return true
+    }
+
+    /// Restores every room's sink and streams at once, and releases the lock. Returns what could
+    /// not be restored, room by room.
+    public func close() async -> [String] {
+        let restorations = await withTaskGroup(of: Safeguard.Restoration?.self) { group in
+            for room in held { group.addTask { await room.safeguard.close() } }
+            var all: [Safeguard.Restoration] = []
+            for await restoration in group { if let restoration { all.append(restoration) } }
+            return all
+        }
         lock.release()
-        if let restoration { HeraldMetrics.restored(restoration, replayingJournal: false) }
-        return restoration
+        for restoration in restorations { HeraldMetrics.restored(restoration, replayingJournal: false) }
+        return restorations.flatMap(\.failures)
     }
 }

@@ -48,7 +48,7 @@ public struct StatusReport: Codable, Sendable {
     public static func gather(context: HeraldContext, sound resident: (any SoundSystem)? = nil) async -> StatusReport {
         var report = StatusReport(server: nil, serverError: nil, sink: nil, sinkError: nil, streams: [],
                                   safeguardWouldDo: [], pendingJournal: false)
-        report.pendingJournal = ((try? await context.journal.pending()) ?? nil) != nil
+        report.pendingJournal = !((try? await context.journal.pending()) ?? []).isEmpty
         let sound: any SoundSystem
         do {
             if let resident { sound = resident } else { sound = try await context.connectSound() }

@@ -1,0 +1,41 @@
+/// Starts the streams of one announcement on several sinks at the same moment (DESIGN.md
+/// "Rooms"): each stream connects corked and fills its prebuffer, and once every one has (or has
+/// failed), all are uncorked in one pass of the mainloop, so the rooms are heard in step.
+///
+/// `@unchecked Sendable`: touched only with the connection's mainloop lock held, as its playbacks are.
+final class PlaybackGate: @unchecked Sendable {
+    /// Members that have neither arrived nor left.
+    private var outstanding: Int
+    private var arrived: [PulsePlayback] = []
+    /// Once open, a member arriving late starts at once: a slow room never holds the others longer
+    /// than `PulseConnection.gateTimeout`.
+    private(set) var isOpen = false
+
+    init(members: Int) {
+        outstanding = members
+    }
+
+    /// `playback` is connected and holds its prebuffer, corked.
+    func arrive(_ playback: PulsePlayback) {
+        guard !isOpen else { return playback.uncorkFromGate() }
+        arrived.append(playback)
+        outstanding -= 1
+        if outstanding == 0 { open() }
+    }
+
+    /// `playback` failed or was stopped before it arrived: the others no longer wait for it.
+    func leave() {
+        guard !isOpen else { return }
+        outstanding -= 1
+        if outstanding == 0 { open() }
+    }
+
+    /// Uncorks every member that arrived, in one pass; later ones start as they arrive.
+    func open() {
+        guard !isOpen else { return }
+        isOpen = true
+        let starting = arrived
+        arrived = []
+        for playback in starting { playback.uncorkFromGate() }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// One announcement in several rooms on a real PulseAudio: heard on every present room's monitor,
+/// each sink restored exactly, an unplugged room logged as missed while the others play, and a
+/// kill -9 in the middle restoring every room at the next start.
+extension OnTheTestSink {
+@Suite final class RoomPlaybackTests {
+    /// Two more null sinks for the test: the kitchen, muted at 20%, and the bedroom at 80%.
+    var modules: [String] = []
+    let kitchen = "room_kitchen_\(getpid())"
+    let bedroom = "room_bedroom_\(getpid())"
+
+    init() throws {
+        try SoundServer.require()
+        for sink in [kitchen, bedroom] {
+            modules.append(try SoundServer.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=\(sink)"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        _ = try SoundServer.run("/usr/bin/pactl", ["set-sink-volume", kitchen, "20%"])
+        _ = try SoundServer.run("/usr/bin/pactl", ["set-sink-mute", kitchen, "1"])
+        _ = try SoundServer.run("/usr/bin/pactl", ["set-sink-volume", bedroom, "80%"])
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+    }
+
+    deinit {
+        for module in modules { _ = try? SoundServer.run("/usr/bin/pactl", ["unload-module", module]) }
+    }
+
+    /// The counter on the test sink, the kitchen and the bedroom, and a garage whose speaker is unplugged.
+    func harness() throws -> (HeraldHarness, Int) {
+        try HeraldHarness.listening("""
+            rooms:
+              counter: {sink: \(SoundServer.sink)}
+              kitchen: {sink: \(kitchen)}
+              bedroom: {sink: \(bedroom)}
+              garage: {sink: room_garage_unplugged}
+            groups:
+              upstairs: [bedroom]
+            """)
+    }
+
+    /// The tone of the bundled `ding` clip.
+    static let ding = 1318.5
+
+    @Test func anAnnouncementToAllIsHeardInEveryPresentRoomAndEachSinkIsRestored() throws {
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let kitchenBefore = try SoundServer.readSink(named: kitchen), bedroomBefore = try SoundServer.readSink(named: bedroom)
+        let monitors = try [SoundServer.sink, kitchen, bedroom].map { try MonitorRecording(sink: $0) }
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "rooms": ["all"]}"#)
+        usleep(300_000)
+        for monitor in monitors { monitor.stop() }
+        #expect(status == 200)
+        // The garage has no sink: the others play, and the announcement says it was partial.
+        #expect(row["outcome"] as? String == "partial", "\(row)")
+        let rooms = Dictionary(uniqueKeysWithValues: (row["rooms"] as? [[String: Any]] ?? []).map { ($0["room"] as? String ?? "?", $0) })
+        for room in ["counter", "kitchen", "bedroom"] {
+            #expect(rooms[room]?["outcome"] as? String == "played", "\(room): \(rooms)")
+            #expect((rooms[room]?["onset_latency_ms"] as? Int).map { $0 >= 0 } == true, "\(room): \(rooms)")
+        }
+        #expect(rooms["garage"]?["outcome"] as? String == "missed", "\(rooms)")
+        #expect((rooms["garage"]?["error"] as? String)?.contains("room_garage_unplugged") == true, "\(rooms)")
+        // Heard in full (ding.flac lasts 0.35 s) on every present room's monitor, the muted kitchen
+        // included (unmuted for it).
+        for (monitor, name) in zip(monitors, ["counter", "kitchen", "bedroom"]) {
+            let heard = monitor.heardDuration(frequency: Self.ding, floor: 0.01)
+            #expect(heard > 0.2 && heard < 0.7, "\(name) heard for \(heard) s")
+        }
+        // Each sink as it was: the kitchen muted at 20% again, the bedroom left at 80%.
+        let kitchenAfter = try SoundServer.readSink(named: kitchen), bedroomAfter = try SoundServer.readSink(named: bedroom)
+        #expect(kitchenAfter.muted && kitchenAfter.volumes == kitchenBefore.volumes, "\(kitchenAfter)")
+        #expect(!bedroomAfter.muted && bedroomAfter.volumes == bedroomBefore.volumes, "\(bedroomAfter)")
+    }
+
+    @Test func aGroupPlaysOnlyItsRoomsAndAnUnknownRoomIsRefused() throws {
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let counter = try MonitorRecording(), upstairs = try MonitorRecording(sink: bedroom)
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "rooms": ["upstairs"]}"#)
+        usleep(300_000)
+        counter.stop()
+        upstairs.stop()
+        #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
+        #expect((row["rooms"] as? [[String: Any]])?.map { $0["room"] as? String } == ["bedroom"], "\(row)")
+        #expect(upstairs.heardDuration(frequency: Self.ding, floor: 0.01) > 0.2)
+        #expect(counter.heardDuration(frequency: Self.ding, floor: 0.01) == 0, "the counter is not upstairs")
+        for (body, says) in [(#"{"text": "hello", "rooms": ["cellar"]}"#, "cellar"), (#"{"text": "hello", "rooms": []}"#, "names no room")] {
+            let (status, answer) = try daemon.post("/v1/announcements", body)
+            let error = answer["error"] as? [String: Any] ?? [:]
+            #expect(status == 400, "\(body)")
+            #expect(error["field"] as? String == "rooms", "\(answer)")
+            #expect((error["message"] as? String)?.contains(says) == true, "\(answer)")
+        }
+        #expect(try harness.history().count == 1, "nothing queued for a refused room")
+    }
+
+    @Test func aKillDuringATwoRoomAnnouncementRestoresBothAtTheNextStart() throws {
+        // The counter under min_volume: raised for the announcement, as the kitchen is unmuted.
+        try SoundServer.setSink(volumes: ["30%"], muted: false)
+        let kitchenBefore = try SoundServer.readSink(named: kitchen), counterBefore = try SoundServer.readSink()
+        let (harness, port) = try harness()
+        var daemon = try Daemon(harness, port: port)
+        let sentence = "The medication reminder is said in the kitchen and at the counter, slowly and at length, so that it is still playing when the daemon is killed."
+        _ = try daemon.post("/v1/announcements", #"{"text": "\#(sentence)", "rooms": ["kitchen", "counter"], "priority": "critical"}"#)
+        try SoundServer.waitFor("the kitchen unmuted for the announcement") { try !SoundServer.readSink(named: kitchen).muted }
+        usleep(300_000)
+        daemon.crash()
+        #expect(try !SoundServer.readSink(named: kitchen).muted, "left unmuted by the crash")
+        #expect(try SoundServer.readSink().volumes != counterBefore.volumes, "left raised by the crash")
+        daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        // The interrupted announcement is said again at the start. Its safeguard opens on sinks the
+        // journal has put back (unrestored, it would find them raised and leave them so): once it
+        // has played, both rooms are as they were before the first try.
+        try SoundServer.waitFor("the announcement said again", timeout: 20) {
+            try harness.history().contains { $0["outcome"] as? String == "played" }
+        }
+        let kitchenAfter = try SoundServer.readSink(named: kitchen)
+        #expect(kitchenAfter.muted && kitchenAfter.volumes == kitchenBefore.volumes, "\(kitchenAfter)")
+        let counterAfter = try SoundServer.readSink()
+        #expect(!counterAfter.muted && counterAfter.volumes == counterBefore.volumes, "\(counterAfter)")
+    }
+}
+}
