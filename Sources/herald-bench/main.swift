@@ -41,6 +41,10 @@ if CommandLine.arguments.contains("--sink-states-only") {
                                             states: chosen.map { [$0] } ?? SinkStateBench.State.allCases)
     exit(0)
 }
+if CommandLine.arguments.contains("--rooms-only") {
+    try await RoomsBench(bench: bench).run()
+    exit(0)
+}
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
 print("the command line with no daemon running (process start included), the sink idle:")
 // A port nobody listens on: `herald say` looks for a daemon (socket, then TCP) and plays by itself.
@@ -63,6 +67,7 @@ print(String(format: "herald say cached / paplay: %.2f (target <= 1); uncached /
              cliCached / baselines.paplay, cliUncached / baselines.espeakPipe))
 
 try await DaemonBench(bench: bench).run(sentence: sentence, baselines: baselines)
+try await RoomsBench(bench: bench).run()
 
 // Real-time factor: synthesis time over the audio's length.
 let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)

@@ -14,6 +14,10 @@ struct AnnounceOptions: ParsableArguments {
                                valueName: "NAME"))
     var chime: String?
 
+    @Option(name: .customLong("room"), help: ArgumentHelp(
+        "A room or group to say it in (repeat for more; default: the priority's rooms, else every room).", valueName: "NAME"))
+    var rooms: [String] = []
+
     @Flag(help: "Print the log row as JSON.")
     var json = false
 
@@ -40,6 +44,11 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
     do { request = try make(configuration) } catch { throw fail(error) }
     if let priority = announceOptions.priority { request.priority = priority }
     request.chime = announceOptions.chime
+    if !announceOptions.rooms.isEmpty {
+        // Checked here as the API checks `rooms`: nothing is queued for a room the house lacks.
+        do { _ = try configuration.rooms.expand(announceOptions.rooms) } catch { throw fail("--room: \(error)") }
+        request.rooms = announceOptions.rooms
+    }
     try await checkSpeechOptions(request, speech: configuration.speech)
     let finalRequest = request
     var viaDaemon: AnnouncementRecord?

@@ -83,7 +83,7 @@ struct DaemonClient {
     /// The API's body for `request`; nil for what only runs locally (a file path).
     static func payload(for request: AnnouncementRequest, amountAsTyped: String? = nil) -> NativeAnnouncement? {
         var payload = NativeAnnouncement(priority: request.priority.rawValue, lang: request.language, voice: request.voice,
-                                         chime: request.chime)
+                                         chime: request.chime, rooms: request.rooms)
         switch request.body {
         case .file: return nil
         case .audioURL(let url), .fetchedAudio(let url, _): payload.audioUrl = url

@@ -68,6 +68,16 @@ extension OnTheTestSink {
             let heard = monitor.heardDuration(frequency: Self.ding, floor: 0.01)
             #expect(heard > 0.2 && heard < 0.7, "\(name) heard for \(heard) s")
         }
+        // /metrics counts each room's part; /v1/status shows each room's sink, mute and volume.
+        let page = try PrometheusText(parsing: String(decoding: Daemon.rawRequest("GET", daemon.base + "/metrics").1 ?? Data(), as: UTF8.self),
+                                      in: harness.folder)
+        #expect(page.value("herald_room_announcements_total", ["room": "kitchen", "outcome": "played"]) == 1)
+        #expect(page.value("herald_room_announcements_total", ["room": "garage", "outcome": "missed"]) == 1)
+        #expect(page.value("herald_announcements_total", ["outcome": "partial", "priority": "normal", "source": "api"]) == 1)
+        let statusRooms = (try daemon.get("/v1/status")["sound"] as? [String: Any])?["rooms"] as? [[String: Any]] ?? []
+        let kitchenStatus = statusRooms.first { $0["room"] as? String == "kitchen" }
+        #expect(kitchenStatus?["sink"] as? String == kitchen && kitchenStatus?["muted"] as? Bool == true, "\(statusRooms)")
+        #expect(statusRooms.first { $0["room"] as? String == "garage" }?["problem"] != nil, "\(statusRooms)")
         // Each sink as it was: the kitchen muted at 20% again, the bedroom left at 80%.
         let kitchenAfter = try SoundServer.readSink(named: kitchen), bedroomAfter = try SoundServer.readSink(named: bedroom)
         #expect(kitchenAfter.muted && kitchenAfter.volumes == kitchenBefore.volumes, "\(kitchenAfter)")
@@ -95,6 +105,13 @@ extension OnTheTestSink {
             #expect((error["message"] as? String)?.contains(says) == true, "\(answer)")
         }
         #expect(try harness.history().count == 1, "nothing queued for a refused room")
+        // The command line: --room, repeatable, through the daemon; an unknown room is named.
+        let said = try harness.herald(["say", "hello kitchen", "--room", "kitchen", "--room", "upstairs", "--json"])
+        let record = try JSONSerialization.jsonObject(with: Data(said.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect((record["rooms"] as? [[String: Any]])?.compactMap { $0["room"] as? String } == ["kitchen", "bedroom"], "\(said.stdout)")
+        #expect(record["requested_rooms"] as? [String] == ["kitchen", "upstairs"], "\(said.stdout)")
+        let refused = try harness.herald(["say", "hello", "--room", "cellar"])
+        #expect(refused.status != 0 && refused.stderr.contains("--room") && refused.stderr.contains("cellar"), "\(refused.stderr)")
     }
 
     @Test func aKillDuringATwoRoomAnnouncementRestoresBothAtTheNextStart() throws {

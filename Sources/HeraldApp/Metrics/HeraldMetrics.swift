@@ -22,6 +22,7 @@ public enum HeraldMetrics {
         ("herald_reminder_acks_total", "Reminders acknowledged."),
         ("herald_reminder_escalations_total", "Caregiver webhooks sent for unanswered or missed reminders, by result (delivered or failed)."),
         ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
+        ("herald_room_announcements_total", "Each room's part of announcements to rooms (houses with rooms: only), by room and outcome (played, missed, failed, suppressed_muted, interrupted)."),
         ("herald_build_info", "Always 1; the version label is `herald --version`."),
     ]
 
@@ -67,6 +68,9 @@ public enum HeraldMetrics {
         ]).increment()
         if let onset = record.onsetLatencyMilliseconds {
             Metrics.Timer(label: "herald_onset_latency_seconds").recordMilliseconds(onset)
+        }
+        for room in record.rooms ?? [] {
+            Counter(label: "herald_room_announcements_total", dimensions: [("room", room.room), ("outcome", room.outcome.rawValue)]).increment()
         }
         switch record.clipSource {
         case .cache?: Counter(label: "herald_cache_lookups_total", dimensions: [("result", "hit")]).increment()

@@ -29,6 +29,17 @@ public struct StatusReport: Codable, Sendable {
         public var sink: String?
         /// Why it has none: absent, or which sinks its match fits.
         public var problem: String?
+        /// Its sink's mute and volume per channel now, when it has one.
+        public var muted: Bool?
+        public var volumePercent: [Int]?
+
+        init(room: String, sink: SinkState? = nil, problem: String? = nil) {
+            self.room = room
+            self.sink = sink?.name
+            self.problem = problem
+            muted = sink?.muted
+            volumePercent = sink?.volumes.channels.map(\.percent)
+        }
     }
 
     public var server: String?
@@ -94,8 +105,8 @@ public struct StatusReport: Codable, Sendable {
                 case .found(let sink):
                     // Two rooms on one speaker would say each announcement twice there.
                     let sharing = picks.filter { $0.0.name != room.name && $0.1 == .found(sink) }.map(\.0.name)
-                    return sharing.isEmpty ? RoomSink(room: room.name, sink: sink.name)
-                        : RoomSink(room: room.name, sink: sink.name,
+                    return sharing.isEmpty ? RoomSink(room: room.name, sink: sink)
+                        : RoomSink(room: room.name, sink: sink,
                                    problem: "room \(sharing.joined(separator: ", ")) finds this sink too; give each room its own sink")
                 case .absent: return RoomSink(room: room.name, problem: "no sink is \(room.sink) now")
                 case .ambiguous(let names):
@@ -143,7 +154,8 @@ public struct StatusReport: Codable, Sendable {
             lines.append("safeguard would: \(safeguardWouldDo.joined(separator: "; "))")
         }
         for room in rooms {
-            lines.append("room \(room.room): \([room.sink, room.problem].compactMap { $0 }.joined(separator: "; "))")
+            let level = room.volumePercent.map { "\($0.map { "\($0)%" }.joined(separator: " "))\(room.muted == true ? " muted" : "")" }
+            lines.append("room \(room.room): \([room.sink, level, room.problem].compactMap { $0 }.joined(separator: "; "))")
         }
         lines.append("journal: \(pendingJournal ? "PENDING: run 'herald restore'" : "clear")")
         return lines.joined(separator: "\n")
