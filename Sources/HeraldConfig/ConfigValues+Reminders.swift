@@ -4,7 +4,7 @@ import Yams
 
 extension ConfigValues {
     /// `reminders.grace`, `.escalate`, `.escalate_attempts` and the admin's `reminders.list`.
-    mutating func readReminders(into settings: inout ReminderSettings, soundsDirectory: String) {
+    mutating func readReminders(into settings: inout ReminderSettings, soundsDirectory: String, rooms: RoomSettings) {
         settings.grace = duration("reminders.grace", range: .seconds(0) ... .seconds(7 * 86_400)) ?? settings.grace
         settings.escalateAttempts = integer("reminders.escalate_attempts", range: 1...20) ?? settings.escalateAttempts
         if let url = string("reminders.escalate")?.trimmingCharacters(in: .whitespaces) {
@@ -16,14 +16,15 @@ extension ConfigValues {
             }
         }
         for entry in layout.records["reminders.list"] ?? [] {
-            if let reminder = configReminder(entry.name, entry.fields, soundsDirectory: soundsDirectory) {
+            if let reminder = configReminder(entry.name, entry.fields, soundsDirectory: soundsDirectory, rooms: rooms) {
                 settings.list.append(reminder)
             }
         }
     }
 
     /// One entry of `reminders.list`: the same fields, names and checks as the API's body.
-    private mutating func configReminder(_ name: String, _ mapping: Node.Mapping, soundsDirectory: String) -> Reminder? {
+    private mutating func configReminder(_ name: String, _ mapping: Node.Mapping, soundsDirectory: String,
+                                         rooms: RoomSettings) -> Reminder? {
         let prefix = "reminders.list.\(name)"
         func scalar(_ node: Node?) -> String? { node?.scalar?.string }
         func strings(_ node: Node?) -> [String]? {
@@ -31,7 +32,7 @@ extension ConfigValues {
             if case .sequence(let items) = node { return items.compactMap(\.scalar?.string) }
             return node.scalar.map { [$0.string] }
         }
-        let known: Set<String> = ["text", "clip", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate"]
+        let known: Set<String> = ["text", "clip", "priority", "lang", "voice", "time_zone", "schedule", "repeat", "escalate", "rooms"]
         // Every unknown field is named, not only the first: one run of `config check` shows them all.
         let unknown = mapping.map { $0.key.scalar?.string ?? "" }.filter { !known.contains($0) }
         for key in unknown {
@@ -86,13 +87,20 @@ extension ConfigValues {
             }
         }
         draft.escalate = scalar(fields["escalate"])
+        let reminderRooms = strings(fields["rooms"])
+        if let reminderRooms {
+            do { _ = try rooms.expand(reminderRooms) } catch {
+                report("\(prefix).rooms", "\(error)")
+                return nil
+            }
+        }
         do {
             // A past one-shot is kept (it has fired): the file is not wrong for having been right.
             let checked = try draft.check(now: .distantPast)
             return Reminder(id: "config:\(name)", bodyKind: body.kind, body: body.value, priority: checked.priority,
                             language: scalar(fields["lang"]), voice: scalar(fields["voice"]), timeZone: checked.timeZone,
                             schedule: checked.schedule, repeats: checked.repeats, escalate: checked.escalate,
-                            origin: .config, createdAt: Date())
+                            origin: .config, createdAt: Date(), rooms: reminderRooms)
         } catch {
             let key = "\(prefix).\(error.field)"
             report(layout.lines[key] == nil ? prefix : key, error.message)

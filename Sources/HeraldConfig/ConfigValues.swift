@@ -74,9 +74,10 @@ struct ConfigValues {
         result.queue.queueLimit = integer("queue.limit", range: 1...100_000) ?? result.queue.queueLimit
         result.queue.coalescePaymentsOver = integer("queue.coalesce_payments_over", range: 1...1000) ?? result.queue.coalescePaymentsOver
         result.priorities = priorities(defaults: defaults.priorities)
-        readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory)
-        result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.configuredRooms = readRooms(house: result.safeguard)
+        // After the rooms: a reminder's rooms are checked against them.
+        readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory, rooms: result.rooms)
+        result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         result.history.retentionDays = integer("history.retention_days", range: 0...36_500) ?? result.history.retentionDays
         if result.history.retentionDays > 0 && result.history.retentionDays < result.queue.requestIDRetentionDays {

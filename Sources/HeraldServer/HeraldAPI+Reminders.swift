@@ -31,6 +31,8 @@ struct ReminderPayload: Decodable {
     var schedule: Schedule?
     var `repeat`: Repeat?
     var escalate: String?
+    /// Room and group names, checked as an announcement's `rooms`.
+    var rooms: [String]?
 
     var draft: ReminderDraft {
         var draft = ReminderDraft()
@@ -147,7 +149,8 @@ extension HeraldAPI {
             throw APIError.badRequest(nil, "give exactly one of text, clip")
         }
         let announcement = try await intake.validator.request(from: NativeAnnouncement(
-            text: payload.text, clip: payload.clip, priority: payload.priority, lang: payload.lang, voice: payload.voice),
+            text: payload.text, clip: payload.clip, priority: payload.priority, lang: payload.lang, voice: payload.voice,
+            rooms: payload.rooms),
             source: .reminder)
         let checked: ReminderDraft.Checked
         do { checked = try payload.draft.check(now: Date()) } catch { throw APIError.badRequest(error.field, error.message) }
@@ -159,7 +162,8 @@ extension HeraldAPI {
         }
         return Reminder(bodyKind: kind, body: body, priority: checked.priority, language: announcement.language,
                         voice: announcement.voice, timeZone: checked.timeZone, schedule: checked.schedule,
-                        repeats: checked.repeats, escalate: checked.escalate, origin: origin, createdAt: Date())
+                        repeats: checked.repeats, escalate: checked.escalate, origin: origin, createdAt: Date(),
+                        rooms: announcement.rooms)
     }
 
     static func apiError(_ refusal: ReminderService.Refusal) -> APIError {

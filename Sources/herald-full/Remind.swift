@@ -67,6 +67,9 @@ extension Herald.Remind {
         @Option(help: "An engine voice or an alias from speech.voices.")
         var voice: String?
 
+        @Option(name: .customLong("room"), help: ArgumentHelp("A room or group to say it in (repeat for more).", valueName: "NAME"))
+        var rooms: [String] = []
+
         @Flag(help: "Print the reminder as JSON.")
         var json = false
 
@@ -74,7 +77,8 @@ extension Herald.Remind {
         static let flags = ["schedule.at": "--at", "schedule.daily": "--at", "schedule.days": "--days", "schedule.every": "--every",
                             "schedule.from": "--from", "schedule.until": "--until", "schedule": "--at or --every",
                             "repeat.every": "--repeat-every", "repeat.times": "--repeat-times", "time_zone": "--time-zone",
-                            "escalate": "--escalate", "priority": "--priority", "text": "TEXT", "lang": "--lang", "voice": "--voice"]
+                            "escalate": "--escalate", "priority": "--priority", "text": "TEXT", "lang": "--lang", "voice": "--voice",
+                            "rooms": "--room"]
 
         /// The reminder's timing as typed, once: checked here first (`validate`) and sent (`run`).
         var draft: ReminderDraft {
@@ -106,6 +110,7 @@ extension Herald.Remind {
             var voice: String?
             var escalate: String?
             var `repeat`: Repeat?
+            var rooms: [String]?
         }
 
         func validate() throws {
@@ -120,7 +125,8 @@ extension Herald.Remind {
             let draft = draft
             let body = Body(text: text, schedule: draft.schedule, timeZone: timeZone, priority: priority, lang: lang, voice: voice,
                             escalate: escalate,
-                            repeat: draft.hasRepeat ? Body.Repeat(every: repeatEvery, times: repeatTimes) : nil)
+                            repeat: draft.hasRepeat ? Body.Repeat(every: repeatEvery, times: repeatTimes) : nil,
+                            rooms: rooms.isEmpty ? nil : rooms)
             let reply = try await daemonCall(options, .POST, "/v1/reminders", body: Array(try JSONEncoder.api.encode(body)), flags: Self.flags)
             if json { print(String(decoding: reply, as: UTF8.self)); return }
             let object = (try? JSONSerialization.jsonObject(with: reply) as? [String: Any]) ?? [:]

@@ -101,6 +101,18 @@ import Testing
         #expect(field?.key == "rooms.counter.volume" && field?.line == 4, "\(String(describing: field))")
         let percent = try await problem("rooms:\n  counter:\n    sink: one\n    safeguard:\n      target_volume: loud\n")
         #expect(percent?.key == "rooms.counter.safeguard.target_volume" && percent?.line == 5, "\(String(describing: percent))")
+        let reminder = try await problem("""
+            rooms:
+              kitchen: {sink: one}
+            reminders:
+              list:
+                pills:
+                  text: Time for your pills
+                  schedule: {daily: ["08:00"]}
+                  rooms: [kitchen, bedroom]
+            """)
+        #expect(reminder?.key == "reminders.list.pills.rooms" && reminder?.line == 8 && reminder?.message.contains("'bedroom'") == true,
+                "\(String(describing: reminder))")
         let reserved = try await problem("rooms:\n  all: {sink: one}\n")
         #expect(reserved?.key == "rooms.all", "\(String(describing: reserved))")
         let defaults = try await problem("rooms:\n  counter: {sink: one}\ndefaults:\n  rooms: [kitchen]\n")

@@ -140,5 +140,27 @@ extension OnTheTestSink {
         let counterAfter = try SoundServer.readSink()
         #expect(!counterAfter.muted && counterAfter.volumes == counterBefore.volumes, "\(counterAfter)")
     }
+
+    @Test func aReminderIsSaidInItsRoomsAndAnUnknownRoomIsRefused() throws {
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let bedroomMonitor = try MonitorRecording(sink: bedroom)
+        let due = ReminderTests.local(2)
+        let (status, created) = try daemon.post("/v1/reminders", ReminderTests.oneShot(due.text, extra: #", "rooms": ["upstairs"]"#))
+        #expect(status == 201, "\(created)")
+        #expect(created["rooms"] as? [String] == ["upstairs"], "\(created)")
+        let id = try #require(created["id"] as? String)
+        try SoundServer.waitFor("the reminder to be logged", timeout: 10) {
+            try harness.history().contains { $0["reminder_id"] as? String == id && $0["outcome"] != nil }
+        }
+        usleep(300_000)
+        bedroomMonitor.stop()
+        let row = try #require(try harness.history().first { $0["reminder_id"] as? String == id })
+        #expect(row["outcome"] as? String == "played" && (row["rooms"] as? [[String: Any]])?.first?["room"] as? String == "bedroom", "\(row)")
+        #expect(bedroomMonitor.heardDuration(frequency: Self.ding, floor: 0.01) > 0.2)
+        let (refused, answer) = try daemon.post("/v1/reminders", ReminderTests.oneShot(ReminderTests.local(60).text, extra: #", "rooms": ["attic"]"#))
+        #expect(refused == 400 && (answer["error"] as? [String: Any])?["field"] as? String == "rooms", "\(answer)")
+    }
 }
 }

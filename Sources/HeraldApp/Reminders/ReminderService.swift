@@ -262,6 +262,7 @@ public actor ReminderService {
                 language: reminder.language, voice: reminder.voice,
                 requestID: "\(reminder.id)/\(Int(due.timeIntervalSince1970))/\(time)")
             request.reminder = .init(id: reminder.id, due: due, late: late)
+            request.rooms = reminder.rooms
             HeraldMetrics.reminderFired(late ? "late" : "on_time")
             do {
                 _ = try await daemon.submit(request)

@@ -20,15 +20,18 @@ public struct Reminder: Sendable, Equatable, Codable {
     public var escalate: String?
     public var origin: Origin
     public var createdAt: Date
+    /// Room and group names it is said in; nil: its priority's rooms, else the house's default.
+    public var rooms: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case id, body, priority, language, voice, schedule, escalate, origin
+        case id, body, priority, language, voice, schedule, escalate, origin, rooms
         case bodyKind = "body_kind", timeZone = "time_zone", repeats = "repeat", createdAt = "created_at"
     }
 
     public init(id: String = UUID().uuidString.lowercased(), bodyKind: BodyKind, body: String, priority: Priority = .normal,
                 language: String? = nil, voice: String? = nil, timeZone: String, schedule: ReminderSchedule,
-                repeats: ReminderRepeat? = nil, escalate: String? = nil, origin: Origin, createdAt: Date) {
+                repeats: ReminderRepeat? = nil, escalate: String? = nil, origin: Origin, createdAt: Date, rooms: [String]? = nil) {
+        self.rooms = rooms
         self.id = id
         self.bodyKind = bodyKind
         self.body = body
