@@ -67,15 +67,20 @@ struct Checker {
         let faults = history.with { $0.faults }.filter { Self.interruptingFaults.contains($0.kind) }.map(\.at)
             + exits.map(\.at)
         func overlaps(_ stretch: MonitorRecorder.Stretch, _ row: LoggedRow) -> Bool {
-            guard row.sink == stretch.sink, let started = row.startedAt else { return false }
+            guard row.playedSinks.contains(stretch.sink), let started = row.startedAt else { return false }
             return Self.overlaps(stretch, started: started, finished: row.finishedAt)
         }
-        func unwatched(_ row: LoggedRow) -> Bool {
+        func unwatched(_ row: LoggedRow, on sink: String) -> Bool {
             let started = row.startedAt!, finished = row.finishedAt ?? started.addingTimeInterval(30)
-            return (blind[row.sink ?? ""] ?? []).contains { $0.start < finished && $0.end > started }
+            return (blind[sink] ?? []).contains { $0.start < finished && $0.end > started }
         }
-        for row in played where !heard.contains(where: { overlaps($0, row) }) && !unwatched(row) {
-            findings.notHeard.append("\(row.requestID ?? row.id) (\(row.outcome!), \(row.sink ?? "?") at \(row.startedAt!)): logged played, nothing heard")
+        // Every room it was played in: something heard there.
+        for row in played {
+            for sink in row.playedSinks where !unwatched(row, on: sink) && !heard.contains(where: {
+                $0.sink == sink && Self.overlaps($0, started: row.startedAt!, finished: row.finishedAt)
+            }) {
+                findings.notHeard.append("\(row.requestID ?? row.id) (\(row.outcome!), \(sink) at \(row.startedAt!)): logged played, nothing heard")
+            }
         }
         findings.plays = watched.count
         findings.playsAgain = Dictionary(grouping: watched, by: \.id).values.reduce(0) { $0 + $1.count - 1 }
@@ -83,7 +88,7 @@ struct Checker {
         for stretch in heard where !played.contains(where: { overlaps(stretch, $0) }) {
             // Cut by a fault: said again after it (the row's play above), unless it was heard whole.
             if let cut = faults.first(where: { $0 > stretch.end.addingTimeInterval(-0.5) && $0 < stretch.end.addingTimeInterval(1.5) }) {
-                let again = played.filter { $0.sink == stretch.sink && $0.queuedAt < cut && $0.startedAt! > cut }
+                let again = played.filter { $0.playedSinks.contains(stretch.sink) && $0.queuedAt < cut && $0.startedAt! > cut }
                     .min { $0.startedAt! < $1.startedAt! }
                 if let again, let replay = heard.first(where: { overlaps($0, again) }),
                    Self.heardWhole(stretch.seconds, replay: replay.seconds) {
@@ -108,7 +113,7 @@ struct Checker {
                 let name = last.requestID ?? last.id
                 if let replay = heard.first(where: { Self.covers($0, last) }),
                    Self.heardWhole(stretch.seconds, replay: replay.seconds), saidAgain.insert(name).inserted {
-                    findings.twice.append("\(name): heard whole (\(String(format: "%.2f", stretch.seconds)) s) on \(stretch.sink) at \(stretch.start), begun again on \(last.sink) at \(last.startedAt)")
+                    findings.twice.append("\(name): heard whole (\(String(format: "%.2f", stretch.seconds)) s) on \(stretch.sink) at \(stretch.start), begun again on \(last.sinks.joined(separator: ", ")) at \(last.startedAt)")
                 }
                 continue
             }
@@ -118,7 +123,7 @@ struct Checker {
 
     /// A stretch heard on the play's sink while it played.
     private static func covers(_ stretch: MonitorRecorder.Stretch, _ play: PlayWatcher.Play) -> Bool {
-        play.sink == stretch.sink && overlaps(stretch, started: play.startedAt, finished: play.finishedAt)
+        play.sinks.contains(stretch.sink) && overlaps(stretch, started: play.startedAt, finished: play.finishedAt)
     }
 
     /// Sound from 0.3 s before a play began to 0.4 s after it ended (a play not seen ending: 30 s).

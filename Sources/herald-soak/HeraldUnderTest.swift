@@ -34,7 +34,7 @@ final class HeraldUnderTest: @unchecked Sendable {
 
     /// The config a shop would write: defaults but for where things live, the broker, and a short
     /// reminder grace so `late` and `missed` happen within minutes.
-    func writeConfig() throws {
+    func writeConfig(rooms: Bool = false) throws {
         let config = """
             database:
               path: \(databasePath)
@@ -49,9 +49,20 @@ final class HeraldUnderTest: @unchecked Sendable {
             reminders:
               grace: 2m
 
-            """
+            """ + (rooms ? Self.roomsConfig : "")
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
+
+    /// Three rooms on the three sinks and a group: every announcement that names none is said in all.
+    static let roomsConfig = """
+        rooms:
+          counter: {sink: soak_a}
+          kitchen: {sink: soak_b}
+          back: {sink: soak_c}
+        groups:
+          shop: [counter, back]
+
+        """
 
     /// Starts it and keeps it running until `stop`.
     func supervise() async {

@@ -5,11 +5,11 @@ import Foundation
 /// announcement's last play; one said again (its sink unplugged, the default sink moved, a critical
 /// one interrupting it) was also heard earlier, elsewhere, and only this record knows where.
 final class PlayWatcher: @unchecked Sendable {
-    /// One play of one announcement on one sink, as the daemon's status showed it.
+    /// One play of one announcement on its sinks (one per room), as the daemon's status showed it.
     struct Play {
         var id: String
         var requestID: String?
-        var sink: String
+        var sinks: [String]
         var startedAt: Date
         /// When the status stopped showing it (a little late: the status comes 40 ms after a change).
         var finishedAt: Date?
@@ -58,14 +58,15 @@ final class PlayWatcher: @unchecked Sendable {
         let daemon = ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any])?["daemon"] as? [String: Any]
         let current = daemon?["current"] as? [String: Any]
         lock.withLock {
-            guard let id = current?["id"] as? String, let sink = daemon?["current_sink"] as? String,
+            guard let id = current?["id"] as? String,
+                  let sinks = daemon?["current_sinks"] as? [String] ?? (daemon?["current_sink"] as? String).map({ [$0] }),
                   let elapsed = daemon?["current_elapsed_milliseconds"] as? Int else {
                 close(at: now)
                 return
             }
             let startedAt = now.addingTimeInterval(-Double(elapsed) / 1000)
             func same(_ play: Play) -> Bool {
-                play.id == id && play.sink == sink && abs(play.startedAt.timeIntervalSince(startedAt)) < 0.25
+                play.id == id && play.sinks == sinks && abs(play.startedAt.timeIntervalSince(startedAt)) < 0.25
             }
             if let index = open, same(plays[index]) { return }
             close(at: now)
@@ -75,7 +76,7 @@ final class PlayWatcher: @unchecked Sendable {
                 open = index
                 return
             }
-            plays.append(Play(id: id, requestID: current?["request_id"] as? String, sink: sink, startedAt: startedAt))
+            plays.append(Play(id: id, requestID: current?["request_id"] as? String, sinks: sinks, startedAt: startedAt))
             open = plays.count - 1
         }
     }

@@ -10,12 +10,12 @@ enum Soak {
 
     /// Prints the table; returns the number of violations.
     static func report(_ findings: Checker.Findings, history: History, heard: Int, aimedKills: [Double], idleChecks: Int, minutes: Double,
-                       seed: UInt64, folder: String, finalCheckDone: Bool) -> Int {
+                       seed: UInt64, rooms: Bool, folder: String, finalCheckDone: Bool) -> Int {
         let faults = history.with { $0.faults }
         let (changes, leftChanged, healthFailures, healthChecks, samples) = history.with {
             ($0.userChanges, $0.leftChanged, $0.healthFailures, $0.healthChecks, $0.resources)
         }
-        say("\nSoak of \(String(format: "%.1f", minutes)) minutes, seed \(seed)")
+        say("\nSoak of \(String(format: "%.1f", minutes)) minutes, seed \(seed)\(rooms ? ", three rooms" : "")")
         say("| fault | trials |\n|---|---|")
         for kind in Faults.Kind.allCases {
             say("| \(kind.rawValue) | \(faults.filter { $0.kind == kind.rawValue }.count) |")
@@ -49,7 +49,7 @@ enum Soak {
             say("no violation")
         } else {
             for problem in problems.prefix(60) { say("VIOLATION \(problem)") }
-            say("\(problems.count) violations; replay with: scripts/soak.sh --minutes \(minutes.rounded(.up)) --seed \(seed) (logs kept in \(folder))")
+            say("\(problems.count) violations; replay with: scripts/soak.sh --minutes \(minutes.rounded(.up)) --seed \(seed)\(rooms ? " --rooms" : "") (logs kept in \(folder))")
         }
         return problems.count
     }

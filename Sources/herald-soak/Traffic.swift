@@ -10,7 +10,11 @@ struct Traffic: Sendable {
     let broker: Broker
     let history: History
     let deadline: Date
+    /// The house has three rooms (`HeraldUnderTest.roomsConfig`): texts name some of them.
+    var rooms = false
     static let priorities = ["low", "normal", "high", "critical"]
+    /// What a text names in a house with rooms: nothing (every room), one room, two, a group.
+    static let roomChoices = ["", #", "rooms": ["counter"]"#, #", "rooms": ["kitchen", "back"]"#, #", "rooms": ["shop"]"#]
 
     /// Sends until `deadline`, at random moments from `random`.
     func run(random: inout SeededRandom) async {
@@ -35,7 +39,9 @@ struct Traffic: Sendable {
             } else if roll < 0.9 {
                 let id = "text-\(number)"
                 let priority = Self.priorities.randomElement(using: &random)!
-                let json = #"{"text": "Message \#(number), table \#(cents % 40) is ready", "priority": "\#(priority)", "request_id": "\#(id)"}"#
+                // Drawn only with rooms: a seed's schedule without them stays as it was.
+                let where_ = rooms ? Self.roomChoices.randomElement(using: &random)! : ""
+                let json = #"{"text": "Message \#(number), table \#(cents % 40) is ready", "priority": "\#(priority)", "request_id": "\#(id)"\#(where_)}"#
                 send(.http, id: id, priority: priority, json: json, twice: twice, atOnce: atOnce, later: later)
             } else {
                 let repeats = Double.random(in: 0..<1, using: &random) < 0.5

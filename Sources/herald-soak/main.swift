@@ -11,6 +11,8 @@ let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let minutes = option("--minutes").flatMap(Double.init) ?? 3
 let seed = option("--seed").flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
+/// Three rooms, one per sink: every announcement is said in several at once.
+let rooms = arguments.contains("--rooms")
 guard let binary = ProcessInfo.processInfo.environment["HERALD_BIN"] else {
     say("herald-soak: run me through scripts/soak.sh (it sets HERALD_BIN)")
     exit(2)
@@ -22,7 +24,7 @@ var mounted = false
 if getuid() == 0 {
     mounted = await run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", folder + "/state"], environment: [:]).status == 0
 }
-say("herald-soak: \(minutes) minutes, seed \(seed), folder \(folder)\(mounted ? "" : " (not root: no disk-full faults)")")
+say("herald-soak: \(minutes) minutes, seed \(seed)\(rooms ? ", three rooms" : ""), folder \(folder)\(mounted ? "" : " (not root: no disk-full faults)")")
 
 let sound = SoundWorld(folder: folder)
 let broker = try Broker(folder: folder)
@@ -32,7 +34,7 @@ say("herald-soak: PulseAudio up")
 try await broker.start()
 say("herald-soak: Mosquitto up")
 let herald = try HeraldUnderTest(binary: binary, folder: folder, sound: sound, brokerPort: broker.port)
-try herald.writeConfig()
+try herald.writeConfig(rooms: rooms)
 let keepStreams = Task { await sound.keepStreamsUp() }
 let watchEvents = Task { await broker.watchEvents() }
 let supervisor = Task { await herald.supervise() }
@@ -61,7 +63,7 @@ let deadline = began.addingTimeInterval(minutes * 60)
 var trafficRandom = SeededRandom(seed: random.next())
 var faultRandom = SeededRandom(seed: random.next())
 var userRandom = SeededRandom(seed: random.next())
-let traffic = Traffic(herald: herald, broker: broker, history: history, deadline: deadline)
+let traffic = { var traffic = Traffic(herald: herald, broker: broker, history: history, deadline: deadline); traffic.rooms = rooms; return traffic }()
 let loops = [
     Task { [trafficRandom] in var r = trafficRandom; await traffic.run(random: &r) },
     Task { [faultRandom] in
@@ -158,7 +160,7 @@ try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + 
 let checker = Checker(history: history, rows: rows, heard: heard, watched: playWatcher.all, blind: blind, exits: exits, grace: 120, end: ended)
 let findings = checker.check()
 let failures = Soak.report(findings, history: history, heard: heard.count, aimedKills: history.with { $0.aimedKillOffsets }, idleChecks: idleChecks,
-                           minutes: ended.timeIntervalSince(began) / 60, seed: seed, folder: folder,
+                           minutes: ended.timeIntervalSince(began) / 60, seed: seed, rooms: rooms, folder: folder,
                            finalCheckDone: finalCheck != nil)
 if failures == 0 { try? FileManager.default.removeItem(atPath: folder) }
 exit(failures == 0 ? 0 : 1)

@@ -14,7 +14,7 @@ extension AnnouncementDaemon {
         if let length = playing?.durationMilliseconds { current?.durationMilliseconds = length }
         return Snapshot(current: current, currentStartedAt: playing?.startedAt,
                         currentElapsedMilliseconds: playing.map { Int(now().timeIntervalSince($0.startedAt) * 1000) },
-                        currentSink: playing?.sink,
+                        currentSink: playing?.sinks.first, currentSinks: playing?.sinks,
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(now().timeIntervalSince(startedAt)),
                         paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,

@@ -26,8 +26,11 @@ public actor AnnouncementDaemon {
         public var currentStartedAt: Date?
         /// How far into the current announcement, against its length when known.
         public var currentElapsedMilliseconds: Int?
-        /// The sink it is playing on now (a retarget or an unplugged sink says it again elsewhere).
+        /// The sink it is playing on now (a retarget or an unplugged sink says it again elsewhere):
+        /// the first room's.
         public var currentSink: String?
+        /// Every sink it is playing on now, one per room (rooms sharing a sink once).
+        public var currentSinks: [String]?
         public var queueDepth: [String: Int]
         public var safeguardOpen: Bool
         public var uptimeSeconds: Int
@@ -57,7 +60,7 @@ public actor AnnouncementDaemon {
     /// Every decision about the queue: this actor only carries them out.
     var machine: QueueMachine<Queued>
     /// The playback of the current entry, to cancel (fade out) when the machine says so.
-    var playing: (cancel: @Sendable () -> Void, startedAt: Date, sink: String, durationMilliseconds: Int?)?
+    var playing: (cancel: @Sendable () -> Void, startedAt: Date, sinks: [String], durationMilliseconds: Int?)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     var sessionIsFresh = false
     var session: SafeguardSession?
@@ -363,7 +366,9 @@ public actor AnnouncementDaemon {
         }
         // Its length when it is a clip (a streamed sentence's is known only at its end): the page's
         // progress bar, and the soak's kills aimed at its end.
-        playing = ({ task.cancel() }, now(), session.sinkName, rendered.source.knownDurationMilliseconds)
+        var sinks: [String] = []
+        for room in playRooms where !sinks.contains(room.sinkName) { sinks.append(room.sinkName) }
+        playing = ({ task.cancel() }, now(), sinks, rendered.source.knownDurationMilliseconds)
         changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
         if machine.current?.stop != nil { task.cancel() }
