@@ -162,5 +162,21 @@ extension OnTheTestSink {
         let (refused, answer) = try daemon.post("/v1/reminders", ReminderTests.oneShot(ReminderTests.local(60).text, extra: #", "rooms": ["attic"]"#))
         #expect(refused == 400 && (answer["error"] as? [String: Any])?["field"] as? String == "rooms", "\(answer)")
     }
+
+    @Test func theAdminPageShowsTheRoomsAndSaysInTheOneChosen() throws {
+        let (harness, port) = try harness()
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let run = try SoundServer.run("/usr/bin/python3", [AdminPageTests.script.replacingOccurrences(of: "admin_page.py", with: "admin_rooms.py"),
+                                                           daemon.base, "bedroom", "garage", "Said in the bedroom"])
+        print(run.stdout, run.stderr)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        try SoundServer.waitFor("the page's announcement logged", timeout: 10) {
+            try harness.history().contains { $0["body"] as? String == "Said in the bedroom" && $0["outcome"] != nil }
+        }
+        let row = try #require(try harness.history().first { $0["body"] as? String == "Said in the bedroom" })
+        #expect(row["requested_rooms"] as? [String] == ["bedroom"], "\(row)")
+        #expect(row["outcome"] as? String == "played", "\(row)")
+    }
 }
 }

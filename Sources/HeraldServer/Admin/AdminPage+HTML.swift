@@ -27,6 +27,11 @@ extension AdminPage {
     <div id="sink" aria-live="polite"><p>…</p></div>
   </section>
 
+  <section aria-labelledby="rooms-title" id="rooms-section" hidden>
+    <h2 id="rooms-title">Rooms</h2>
+    <ul id="rooms" aria-live="polite"></ul>
+  </section>
+
   <section aria-labelledby="now-title">
     <h2 id="now-title">Playing and queued</h2>
     <div id="now" aria-live="polite"><p>…</p></div>
@@ -49,6 +54,8 @@ extension AdminPage {
       <input id="say-amount" inputmode="decimal" placeholder="25.30">
       <label for="say-priority">Priority</label>
       <select id="say-priority"><option>normal</option><option>high</option><option>critical</option><option>low</option></select>
+      <label for="say-rooms" class="rooms-choice" hidden>Rooms (none chosen: the usual ones)</label>
+      <select id="say-rooms" class="rooms-choice" multiple hidden></select>
       <button type="submit">Say it</button>
     </form>
     <p id="say-result" role="status" aria-live="polite"></p>

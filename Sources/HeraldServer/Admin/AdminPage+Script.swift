@@ -80,6 +80,7 @@ function showStatus(status) {
   lastStatus = status;
   $("connection").textContent = "live · herald " + status.version + (status.health === "ok" ? "" : " · " + status.health);
   showSink(status.sound, status.daemon);
+  showRooms(status.sound.rooms || []);
   showNow(status.daemon);
   showSettings(status.config);
   // A failed refresh is shown by the next event; it must not become an unhandled rejection.
@@ -115,6 +116,30 @@ function showSink(sound, daemon) {
   box.append(el("p", others.length === 0 ? "No other program plays on it."
     : "Also playing: " + others.map((s) => (s.application || "stream " + s.index) + " " + s.volume_percent.join("/") + "%" + (s.muted ? " (muted)" : "")).join(", ")));
   box.append(el("p", "An announcement now would: " + sound.safeguard_would_do.join("; ")));
+}
+
+// Each room with its sink, mute and volume, or why it has none; the same rooms to choose from on "Say it".
+function showRooms(rooms) {
+  $("rooms-section").hidden = rooms.length === 0;
+  document.querySelectorAll(".rooms-choice").forEach((node) => { node.hidden = rooms.length === 0; });
+  const list = $("rooms");
+  list.replaceChildren(...rooms.map((room) => {
+    const state = room.sink
+      ? room.sink + ", " + (room.muted ? "muted, " : "") + (room.volume_percent || []).join("/") + "%"
+      : "no speaker: " + room.problem;
+    return el("li", room.room + ": " + state + (room.sink && room.problem ? " (" + room.problem + ")" : ""),
+              room.sink ? {} : { class: "waiting" });
+  }));
+  const choice = $("say-rooms");
+  const names = rooms.map((room) => room.room);
+  if ([...choice.options].map((option) => option.value).join() !== names.join()) {
+    const chosen = new Set([...choice.selectedOptions].map((option) => option.value));
+    choice.replaceChildren(...names.map((name) => {
+      const option = el("option", name, { value: name });
+      option.selected = chosen.has(name);
+      return option;
+    }));
+  }
 }
 
 function showNow(daemon) {
@@ -219,6 +244,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const text = $("say-text").value.trim(), amount = $("say-amount").value.trim();
     const body = amount ? { payment: { amount } } : { text };
     body.priority = $("say-priority").value;
+    const rooms = [...$("say-rooms").selectedOptions].map((option) => option.value);
+    if (rooms.length > 0) body.rooms = rooms;
     try { const row = await api("POST", "/v1/announcements", body); $("say-result").textContent = "Queued: " + row.body; }
     catch (error) { $("say-result").textContent = error.message; }
   });
