@@ -49,12 +49,15 @@ public actor RestoreJournalStore: RestoreJournal {
     /// would leave the sink as Herald set it). `retry` moves it back to its place.
     public func save(_ entry: JournalEntry) async throws {
         takeOverLegacyRow()
-        try saveNow(current().filter { $0.sinkName != entry.sinkName } + [entry])
+        // The files read once for both the entries and the next sequence number: this write is
+        // on the way to every first word that raises a sink.
+        let disk = onDisk()
+        try saveNow(current(disk).filter { $0.sinkName != entry.sinkName } + [entry], over: disk)
     }
 
-    private func saveNow(_ entries: [JournalEntry]) throws {
+    private func saveNow(_ entries: [JournalEntry], over disk: OnDisk? = nil) throws {
         let data = try JSONEncoder().encode(entries.sorted { $0.sinkName < $1.sinkName })
-        if put(data) { return }
+        if put(data, over: disk) { return }
         defer { journalInMemory = entries }
         guard journalInMemory == nil else { return }  // said once, not at every retry
         logger.critical("the restore journal is kept in memory only: a crash now would leave the sink raised until the next announcement",
@@ -69,9 +72,9 @@ public actor RestoreJournalStore: RestoreJournal {
 
     /// Memory's entries, else the newest record on disk's. A record that does not decode is logged
     /// and skipped. A record of an earlier version holds one entry, not a list.
-    private func current() -> [JournalEntry] {
+    private func current(_ disk: OnDisk? = nil) -> [JournalEntry] {
         if let entries = journalInMemory { return entries }
-        guard let (record, file) = newest(onDisk()), !record.entry.isEmpty else { return [] }  // none, or cleared
+        guard let (record, file) = newest(disk ?? onDisk()), !record.entry.isEmpty else { return [] }  // none, or cleared
         let decoder = JSONDecoder()
         if let entries = try? decoder.decode([JournalEntry].self, from: record.entry) { return entries }
         do { return [try decoder.decode(JournalEntry.self, from: record.entry)] } catch {
@@ -84,13 +87,13 @@ public actor RestoreJournalStore: RestoreJournal {
     /// Forgets `sinkName`'s entry; with none left, a synced "cleared" record newer than any entry.
     public func clear(sinkName: String) async throws {
         takeOverLegacyRow()
-        let entries = current()
+        let disk = onDisk()
+        let entries = current(disk)
         let left = entries.filter { $0.sinkName != sinkName }
         // Not this sink's to clear (restored already): another write would only cost a sync.
         if !left.isEmpty && left.count == entries.count { return }
-        guard left.isEmpty else { return try saveNow(left) }
+        guard left.isEmpty else { return try saveNow(left, over: disk) }
         journalInMemory = nil
-        let disk = onDisk()
         if let (record, _) = newest(disk), !record.entry.isEmpty, !put(Data(), over: disk) {
             logger.error("the restore journal could not be cleared: the next start restores this announcement's changes again (only what still equals what Herald set)")
         }

@@ -8,8 +8,14 @@ final class PlaybackGate: @unchecked Sendable {
     private var outstanding: Int
     private var arrived: [PulsePlayback] = []
     /// Once open, a member arriving late starts at once: a slow room never holds the others longer
-    /// than `PulseConnection.gateTimeout`.
+    /// than `PulseConnection.gateTimeout` after the first arrived.
     private(set) var isOpen = false
+    /// Called when the first member arrives (with the lock held): starts `timer`. Counted from
+    /// then, not from the play call, so a sentence slow to its first chunk does not open the gate
+    /// before any room is ready.
+    var firstArrived: (() -> Void)?
+    /// Opens the gate `PulseConnection.gateTimeout` after the first arrival; cancelled at the end.
+    var timer: Task<Void, Never>?
 
     init(members: Int) {
         outstanding = members
@@ -18,6 +24,7 @@ final class PlaybackGate: @unchecked Sendable {
     /// `playback` is connected and holds its prebuffer, corked.
     func arrive(_ playback: PulsePlayback) {
         guard !isOpen else { return playback.uncorkFromGate() }
+        if arrived.isEmpty { firstArrived?() }
         arrived.append(playback)
         outstanding -= 1
         if outstanding == 0 { open() }

@@ -21,6 +21,13 @@ extension PulseConnection {
     public func play(_ audio: AudioSource, onSinks sinkNames: [String], mediaRole: String,
                      fadeMilliseconds: Int = 150) async -> [Result<PlaybackReport, any Error>] {
         let gate = sinkNames.count > 1 ? PlaybackGate(members: sinkNames.count) : nil
+        gate?.firstArrived = { [weak self, weak gate] in
+            gate?.timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: Self.gateTimeout)) != nil else { return }
+                self?.withLock { gate?.open() }
+            }
+        }
+        defer { withLock { gate?.timer?.cancel() } }
         let playbacks = sinkNames.map { _ in
             let playback = PulsePlayback(lock: lock)
             playback.gate = gate
@@ -50,13 +57,6 @@ extension PulseConnection {
             }
         }
         defer { feeder?.cancel() }
-        let opener = gate.map { gate in
-            Task { [weak self] in
-                guard (try? await Task.sleep(for: Self.gateTimeout)) != nil else { return }
-                self?.withLock { gate.open() }
-            }
-        }
-        defer { opener?.cancel() }
         return await withTaskGroup(of: (Int, Result<PlaybackReport, any Error>).self) { group in
             for (index, (playback, sinkName)) in zip(playbacks, sinkNames).enumerated() {
                 group.addTask {

@@ -46,6 +46,9 @@ final class PulsePlayback: @unchecked Sendable {
     var gate: PlaybackGate?
     /// True once this playback arrived at its gate or left it: each counts once.
     private var gatePassed = false
+    /// A failure that came before `start` (the audio source failed first): `start` ends with it.
+    private var failedBeforeStart: SoundSystemError?
+    private var startCalled = false
     private var prebufferBytes = 0
 
     init(lock: MainloopLock) {
@@ -67,7 +70,11 @@ final class PulsePlayback: @unchecked Sendable {
                format: AudioFormat, sinkName: String, mediaRole: String, warm: WarmStream? = nil) {
         lock.assertLocked()
         self.continuation = continuation
+        startCalled = true
         self.sinkName = sinkName
+        // The input failed before this stream began (a speech engine that exits at once): fail
+        // now, not after the watchdog's minute with a stream that never ends.
+        if let failedBeforeStart { return finish(failedBeforeStart) }
         // Held from here, so that `tearDown` gives it back whatever happens next.
         self.warm = warm
         self.stream = warm?.stream
@@ -129,7 +136,8 @@ final class PulsePlayback: @unchecked Sendable {
     /// Starts a stream the gate held corked. Called with the lock held.
     func uncorkFromGate() {
         lock.assertLocked()
-        guard let stream, !stopping, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        // Paused meanwhile: it stays corked until resumed.
+        guard let stream, !stopping, pausedAt == nil, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
         do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
             finish(error)
         }
@@ -263,6 +271,7 @@ final class PulsePlayback: @unchecked Sendable {
             gatePassed = true
             gate.leave()
         }
+        if !startCalled, let error { failedBeforeStart = error }
         guard let continuation else { return }
         self.continuation = nil
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }

@@ -33,6 +33,31 @@ extension OnTheTestSink {
         try SoundServer.waitFor("no Herald stream left on the server", timeout: 3) { try Self.heraldStreams() == 0 }
     }
 
+    /// Found by review: the source was read before the streams began, and a failure then had no
+    /// caller to reach; the stream waited a minute for input that never came (and, under the
+    /// gate, stayed corked). One sink and two: the play fails at once with the source's error.
+    @Test(arguments: [1, 2])
+    func aSourceThatFailsBeforeTheStreamBeginsFailsThePlayAtOnce(sinks count: Int) async throws {
+        let module = count > 1 ? try SoundServer.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=fail_fast_\(getpid())"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        defer { if let module { _ = try? SoundServer.run("/usr/bin/pactl", ["unload-module", module]) } }
+        let sinks = [SoundServer.sink, "fail_fast_\(getpid())"].prefix(count)
+        let connection = try await PulseConnection(logger: logger)
+        struct EngineGone: Error {}
+        let chunks = AsyncThrowingStream<[Float], any Error> { $0.finish(throwing: EngineGone()) }
+        let started = ContinuousClock.now
+        let results = await connection.play(.stream(AudioFormat(sampleRate: 22_050, channelCount: 1), chunks), onSinks: Array(sinks),
+                                            mediaRole: "event")
+        let took = ContinuousClock.now - started
+        #expect(results.count == count)
+        for result in results {
+            guard case .failure(let error) = result else { Issue.record("played a source that failed"); continue }
+            #expect("\(error)".contains("audio source failed"), "\(error)")
+        }
+        #expect(took < .seconds(2), "failed after \(took)")
+        try SoundServer.waitFor("no Herald stream left on the server", timeout: 3) { try Self.heraldStreams() == 0 }
+    }
+
     static func tone(_ frequency: Double, seconds: Double) -> Clip {
         Clip(sampleRate: 48_000, channelCount: 1,
              samples: (0..<Int(48_000 * seconds)).map { Float(0.3 * sin(2 * Double.pi * frequency * Double($0) / 48_000)) })

@@ -28,8 +28,8 @@ extension OnTheTestSink {
     }
 
     /// The counter on the test sink, the kitchen and the bedroom, and a garage whose speaker is unplugged.
-    func harness() throws -> (HeraldHarness, Int) {
-        try HeraldHarness.listening("""
+    func harness(_ extra: String = "") throws -> (HeraldHarness, Int) {
+        try HeraldHarness.listening(extra + """
             rooms:
               counter: {sink: \(SoundServer.sink)}
               kitchen: {sink: \(kitchen)}
@@ -177,6 +177,30 @@ extension OnTheTestSink {
         let row = try #require(try harness.history().first { $0["body"] as? String == "Said in the bedroom" })
         #expect(row["requested_rooms"] as? [String] == ["bedroom"], "\(row)")
         #expect(row["outcome"] as? String == "played", "\(row)")
+    }
+
+    /// Found by review: a session opened for a `respect` announcement leaves the muted kitchen
+    /// out; a critical one right after it must not reuse that session and miss the kitchen.
+    @Test func aCriticalOneAfterOneThatRespectedAMutedRoomIsHeardThere() throws {
+        let (harness, port) = try harness("priorities:\n  normal:\n    mute: respect\n")
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let kitchenMonitor = try MonitorRecording(sink: kitchen)
+        let long = "A normal message for the counter and the kitchen, said slowly and at length so that it is still playing."
+        _ = try daemon.post("/v1/announcements", #"{"text": "\#(long)", "rooms": ["counter", "kitchen"], "request_id": "first"}"#)
+        try SoundServer.waitFor("the first one playing") { try HeraldHarness.heraldIsPlaying() }
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "priority": "critical", "rooms": ["counter", "kitchen"]}"#)
+        usleep(300_000)
+        kitchenMonitor.stop()
+        #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
+        let kitchenRoom = (row["rooms"] as? [[String: Any]])?.first { $0["room"] as? String == "kitchen" }
+        #expect(kitchenRoom?["outcome"] as? String == "played", "\(row)")
+        #expect(kitchenMonitor.heardDuration(frequency: Self.ding, floor: 0.01) > 0.2, "the critical one heard in the kitchen")
+        let first = try #require(try harness.history().first { $0["request_id"] as? String == "first" })
+        let firstKitchen = (first["rooms"] as? [[String: Any]])?.first { $0["room"] as? String == "kitchen" }
+        #expect(firstKitchen?["outcome"] as? String == "suppressed_muted", "\(first)")
+        let kitchenAfter = try SoundServer.readSink(named: kitchen)
+        #expect(kitchenAfter.muted, "muted again after")
     }
 }
 }

@@ -305,9 +305,16 @@ public actor AnnouncementDaemon {
         }
         let rooms = kit.rooms(for: request)
         if let open = session, open.sound !== sound || open.quietTarget != entry.item.quietTarget { await closeSession() }
-        if let open = session, (try? await RoomPlacement.place(rooms, on: sound)) != open.placements {
+        if let open = session, let placed = try? await RoomPlacement.place(rooms, on: sound),
+           placed.map(\.whereabouts) != open.placements.map(\.whereabouts) {
             // Other rooms, or a room's sink moved between two announcements (a new default sink, a
-            // speaker plugged in or out): the next opens where the rooms are now.
+            // speaker plugged in or out): the next opens where the rooms are now. A look that
+            // failed says nothing moved (the play will tell): closing on it would pump the volume.
+            await closeSession()
+        }
+        if let open = session, await open.leftOutRoomCanJoin(priority: request.priority) {
+            // A room it left out can be had now: a muted one this priority unmutes, or one whose
+            // speaker is back. Opened afresh, so this announcement is heard there too.
             await closeSession()
         }
         if let open = session, await !open.isStillReady() {
@@ -380,7 +387,7 @@ public actor AnnouncementDaemon {
         if case .failure(let error as SoundSystemError) = playback, error.meansWait || error.isSinkGone {
             // A stream killed while its sink is still there was stopped by someone (pavucontrol):
             // said again, it would only be killed again.
-            if error.isSinkGone, (try? await sound.sink(named: session.sinkName)) != nil {
+            if case .sinkGone(let gone) = error, (try? await sound.sink(named: gone)) != nil {
                 kit.markFailed(&record, SoundSystemError.operationFailed("Herald's stream was stopped from outside"))
                 return (.failed, record)
             }

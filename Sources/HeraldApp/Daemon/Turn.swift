@@ -66,7 +66,9 @@ struct Turn: Sendable {
         record.mutedBefore = first.before.muted
         record.volumeBefore = first.before.volumes
         record.volumePlayed = first.entry.setVolumes ?? first.before.volumes
-        record.streamsDucked = rooms.map(\.entry.ducks.count).reduce(0, +)
+        var ducked: [String: Int] = [:]
+        for room in rooms { ducked[room.sinkName] = room.entry.ducks.count }
+        record.streamsDucked = ducked.values.reduce(0, +)
         record.startedAt = now()
         do {
             let (source, prefix) = try renderer.withPrefix(rendered, for: request, leadIn: leadIn)

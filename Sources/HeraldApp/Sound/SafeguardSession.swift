@@ -68,7 +68,8 @@ public final class SafeguardSession: Sendable {
             for (placement, result) in zip(placements, opened) {
                 switch result {
                 case .success(.opened(let before, let entry, let safeguard)):
-                    HeraldMetrics.opened(entry)
+                    // Counted once per sink, however many rooms share it.
+                    if !held.contains(where: { $0.sinkName == before.name }) { HeraldMetrics.opened(entry) }
                     held.append(HeldRoom(room: placement.room, sinkName: before.name, before: before, entry: entry, safeguard: safeguard))
                 case .success(.suppressed(let sink)):
                     muted = muted ?? sink
@@ -82,8 +83,10 @@ public final class SafeguardSession: Sendable {
             }
             guard !held.isEmpty else {
                 lock.release()
-                if let firstError { throw Self.waitable(firstError) }
-                return .suppressedMuted(muted!)
+                // A room was there but muted under `respect`: the announcement is not for now,
+                // whatever the other rooms lack (waiting for them would say it later, muted or not).
+                if let muted { return .suppressedMuted(muted) }
+                throw Self.waitable(firstError ?? SoundSystemError.noDefaultSink)
             }
             return .opened(SafeguardSession(context: context, sound: sound, placements: placements, held: held,
                                             notOpened: notOpened, quietTarget: quietTarget, lock: lock))
@@ -130,11 +133,36 @@ public final class SafeguardSession: Sendable {
         }
     }
 
-    /// No room has a sink: the error the daemon waits on, as it does for the one sink.
+    /// No room has a sink: the error the daemon waits on, as it does for the one sink. A match
+    /// that fits two sinks is the config's to fix: it fails rather than waits.
     private static func waitable(_ error: any Error) -> any Error {
         guard let miss = error as? RoomPlacement.Miss else { return error }
-        if case .absent(.serverDefault) = miss { return SoundSystemError.noDefaultSink }
-        return SoundSystemError.noSuchSink("\(miss)")
+        switch miss {
+        case .absent(.serverDefault): return SoundSystemError.noDefaultSink
+        case .absent: return SoundSystemError.noSuchSink("\(miss)")
+        case .ambiguous: return miss
+        }
+    }
+
+    /// Whether a room this session left out could be opened now: one muted under `respect` when
+    /// `priority` overrides the mute, or one that had no sink and has one now.
+    public func leftOutRoomCanJoin(priority: Priority) async -> Bool {
+        guard !notOpened.isEmpty else { return false }
+        let policies = context.configuration.priorities
+        var present: [SinkState]?, defaultSink: String??
+        for left in notOpened {
+            guard let room = placements.first(where: { $0.room.name == left.room })?.room else { continue }
+            if left.outcome == .suppressedMuted {
+                if policies.mutePolicy(for: priority, fallback: room.safeguard.mutePolicy) == .override { return true }
+                continue
+            }
+            // One that failed with its sink there would fail again: reopening would only pump the others.
+            guard left.outcome == .missed else { continue }
+            if present == nil { present = try? await sound.sinks() }
+            if defaultSink == nil, room.sink == .serverDefault { defaultSink = .some(try? await sound.serverInfo().defaultSinkName) }
+            if case .found = room.pick(from: present ?? [], defaultSink: defaultSink.flatMap { $0 }) { return true }
+        }
+        return false
     }
 
     /// The lead-in the first sound needs: the longest of the rooms', so a speaker waking up holds
