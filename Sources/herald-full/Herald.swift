@@ -28,6 +28,7 @@ struct Herald: AsyncParsableCommand {
         // A write to a child that exited without reading (a TTS program, Piper) must fail with
         // EPIPE, not kill Herald: set once here, for the whole process.
         signal(SIGPIPE, SIG_IGN)
+        if ["play", "say", "pay"].contains(CommandLine.arguments.dropFirst().first ?? "") { SignalCanceller.catchEarly() }
         await main(nil)
     }
 }
