@@ -6,39 +6,14 @@ Tests/IntegrationTests/RoomPlaybackTests.swift:
 Prints one `ok ...` line per check; exits 1 with the reason on the first failure.
 """
 import sys
-import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser import chromium, fail, wait_for
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 base, present, absent, text = sys.argv[1:5]
-
-
-def fail(message):
-    print("FAIL " + message, flush=True)
-    sys.exit(1)
-
-
-def wait_for(what, condition, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return
-        except Exception:
-            pass  # the element is being redrawn by the next event
-        time.sleep(0.02)
-    fail("timed out waiting for " + what)
-
-
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium()
 try:
     driver.get(base + "/")
     wait_for("the rooms panel", lambda: driver.find_element(By.ID, "rooms-section").is_displayed())
