@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from browser import chromium, fail, wait_for
+from browser import chromium, fail, no_console_errors, wait_for
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -83,9 +83,6 @@ try:
     driver.save_screenshot(screenshot)
     print("ok screenshot " + screenshot, flush=True)
 
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-    if errors:
-        fail("console errors: %s" % errors)
-    print("ok no console errors", flush=True)
+    no_console_errors(driver)
 finally:
     driver.quit()

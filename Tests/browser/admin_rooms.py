@@ -7,7 +7,7 @@ Prints one `ok ...` line per check; exits 1 with the reason on the first failure
 """
 import sys
 
-from browser import chromium, fail, wait_for
+from browser import chromium, no_console_errors, wait_for
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -31,9 +31,6 @@ try:
     wait_for("the queued answer", lambda: driver.find_element(By.ID, "say-result").text.startswith("Queued"))
     print("ok said in " + present, flush=True)
 
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-    if errors:
-        fail("console errors: %s" % errors)
-    print("ok no console errors", flush=True)
+    no_console_errors(driver)
 finally:
     driver.quit()

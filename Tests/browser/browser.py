@@ -32,3 +32,10 @@ def chromium():
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def no_console_errors(driver):
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    if errors:
+        fail("console errors: %s" % errors)
+    print("ok no console errors", flush=True)
