@@ -26,6 +26,9 @@ struct RoomsBench {
         defer { for probe in probes.dropFirst() { probe.close() } }
         let clip = Self.tone()
 
+        // Untimed: the sinks and probes were made just now, and the first play on them was 40 to
+        // 90 ms out of step (whichever way it was started); each figure below starts warm.
+        _ = await bench.connection.play(.clip(clip), onSinks: sinks, mediaRole: "event")
         print("rooms: three null sinks, running; spread = last room's first audible sample - first room's, n=\(spreadRuns)")
         let gated = try await spread("Herald, one play on three sinks (gated)", probes: probes) {
             _ = await bench.connection.play(.clip(clip), onSinks: sinks, mediaRole: "event")
@@ -67,6 +70,8 @@ struct RoomsBench {
             samples.append((heard.max()! - heard.min()!).inSeconds * 1000)
         }
         Bench.report(label, samples)
+        // In run order: a slow first run (a cold path) reads differently from a random one.
+        print("    runs: " + samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
         return (samples.sorted()[samples.count / 2], samples.max() ?? 0)
     }
 
