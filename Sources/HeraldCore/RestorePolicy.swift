@@ -69,7 +69,11 @@ public enum RestorePolicy {
                                knowledge: Knowledge) -> RestoreActions {
         var actions = RestoreActions()
         if case .afterServerRestart = knowledge {
-            if let sink, entry.setVolumes != nil, sink.volumes != entry.originalVolumes { actions.sinkVolumes = entry.originalVolumes }
+            // Whatever Herald changed, the volume too: a sink it only unmuted came back at the
+            // server's default volume, and muted again there it would be in a state nobody chose.
+            if let sink, entry.setVolumes != nil || entry.unmuted, sink.volumes != entry.originalVolumes {
+                actions.sinkVolumes = entry.originalVolumes
+            }
             if let sink, entry.unmuted, sink.muted != entry.originalMuted { actions.sinkMuted = entry.originalMuted }
             let returning = returningStreams(entry.ducks, among: streams)
             actions.streams = returning.streams

@@ -303,6 +303,23 @@ import Testing
         #expect(await journal.entry == nil)
     }
 
+    /// Found by the three-room soak (seed 28): muted at 69%, loud enough, so Herald only unmuted;
+    /// the server came back at its defaults (100%, unmuted) and Herald put back the mute alone,
+    /// leaving the sink muted at 100%, a state nobody chose. The volume is put back too.
+    @Test func aSinkOnlyUnmutedIsPutBackWholeAfterARestartAtTheServersDefaults() async throws {
+        let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(69, 69), muted: true))
+        let journal = InMemoryJournal()
+        guard case .opened(_, let entry) = try await safeguard(sound, journal).open(sinkName: "speaker", mute: .override) else {
+            Issue.record("not opened")
+            return
+        }
+        #expect(entry.setVolumes == nil && entry.unmuted, "unmuted, not raised")
+        await sound.restartWithDefaults(sink: nullSink(volumes: percent(100, 100), muted: false))
+        _ = try await safeguard(sound, journal).recoverPending()
+        #expect(await sound.sink.volumes == percent(69, 69))
+        #expect(await sound.sink.muted == true)
+    }
+
     /// On the same run of the server, a value that is not Herald's is still a user's and kept.
     @Test func onTheSameServerAUsersVolumeAfterACrashIsStillKept() async throws {
         let sound = InMemorySoundSystem(sink: nullSink(volumes: percent(20, 20), muted: true))
