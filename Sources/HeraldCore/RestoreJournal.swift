@@ -20,6 +20,11 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// volume was set by a person; while ramps ran, any value between ducked and its own may be
     /// Herald's. Nil in a journal of an earlier version: read as ramps running.
     public var streamsSettled: Bool?
+    /// The sink's volume and mute as a person set them while the safeguard was open (each only
+    /// once it differs from what Herald set or left). A server that comes back at its defaults
+    /// gets these back rather than the values from before: the person chose them last.
+    public var userVolumes: ChannelVolumes?
+    public var userMuted: Bool?
 
     public init(sinkName: String, originalVolumes: ChannelVolumes, originalMuted: Bool,
                 setVolumes: ChannelVolumes?, unmuted: Bool, ducks: [DuckPlan], processID: Int32) {

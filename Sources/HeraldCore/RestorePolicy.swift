@@ -71,10 +71,12 @@ public enum RestorePolicy {
         if case .afterServerRestart = knowledge {
             // Whatever Herald changed, the volume too: a sink it only unmuted came back at the
             // server's default volume, and muted again there it would be in a state nobody chose.
-            if let sink, entry.setVolumes != nil || entry.unmuted, sink.volumes != entry.originalVolumes {
-                actions.sinkVolumes = entry.originalVolumes
+            // What a person set while Herald held it is theirs, and put back as they set it.
+            let volumes = entry.userVolumes ?? entry.originalVolumes, muted = entry.userMuted ?? entry.originalMuted
+            if let sink, entry.setVolumes != nil || entry.unmuted || entry.userVolumes != nil, sink.volumes != volumes {
+                actions.sinkVolumes = volumes
             }
-            if let sink, entry.unmuted, sink.muted != entry.originalMuted { actions.sinkMuted = entry.originalMuted }
+            if let sink, entry.unmuted || entry.userMuted != nil, sink.muted != muted { actions.sinkMuted = muted }
             let returning = returningStreams(entry.ducks, among: streams)
             actions.streams = returning.streams
             actions.unmuteStreams = returning.unmuteStreams

@@ -85,6 +85,7 @@ public actor Safeguard {
                     switch event {
                     case .streamAppeared(let index): await self.streamAppeared(index: index)
                     case .streamVanished(let index): await self.streamVanished(index: index)
+                    case .sinkChanged(let index): await self.sinkChanged(index: index)
                     default: continue
                     }
                 }
@@ -185,6 +186,19 @@ public actor Safeguard {
     }
 
     private func streamVanished(index: UInt32) { machine.streamVanished(index: index) }
+
+    /// The sink changed: a person's volume or mute is journaled (`SafeguardMachine.sinkObserved`).
+    private func sinkChanged(index: UInt32) async {
+        await serially {
+            guard machine.phase == .open, let name = machine.entry?.sinkName,
+                  let sink = try? await sound.sink(named: name), sink.index == index else { return }
+            let actions = machine.sinkObserved(sink)
+            guard !actions.isEmpty else { return }
+            do { try await execute(actions) } catch {
+                logger.warning("could not journal a change made to sink \(name) during the announcement: \(error)")
+            }
+        }
+    }
 
     /// Runs the ramp steps in the background until every stream has arrived.
     private func startRamp() {

@@ -134,6 +134,22 @@ public struct SafeguardMachine: Sendable {
         return [.saveJournal(current)]
     }
 
+    /// The sink as read after a change event while open: a volume or mute that is not what Herald
+    /// set (or left) is a person's, journaled so a server back at its defaults gets it back.
+    public mutating func sinkObserved(_ sink: SinkState) -> [Action] {
+        // A sink Herald left as it was is not its business, nor its journal's.
+        guard phase == .open, var current = entry, sink.name == current.sinkName,
+              current.setVolumes != nil || current.unmuted else { return [] }
+        let heraldVolumes = current.setVolumes ?? current.originalVolumes
+        let heraldMuted = current.unmuted ? false : current.originalMuted
+        if sink.volumes != heraldVolumes || current.userVolumes != nil { current.userVolumes = sink.volumes }
+        if sink.muted != heraldMuted || current.userMuted != nil { current.userMuted = sink.muted }
+        guard current.userVolumes != entry?.userVolumes || current.userMuted != entry?.userMuted else { return [] }
+        entry = current
+        journaled = true
+        return [.saveJournal(current)]
+    }
+
     /// Compares the streams on a ramp with what Herald last set: a value that changed otherwise
     /// is the user's, and its ramp stops (it is kept at close too).
     public mutating func observe(_ streams: [StreamState]) {

@@ -172,6 +172,35 @@ import Testing
         #expect(policies.mutePolicy(for: .critical, fallback: .respect) == .override)
         #expect(policies.mutePolicy(for: .normal, fallback: .respect) == .respect)
     }
+
+    /// Found by the three-room soak (seed 28): a person set the sink to 92%, then 100%, while an
+    /// announcement held it; the server then came back at its defaults and Herald put back the 25%
+    /// from before. The person's values are journaled as they come, and put back instead.
+    @Test func aPersonsSinkChangeWhileOpenIsJournaledAndPutBackAfterAFreshServer() throws {
+        var safeguard = machine()
+        _ = try proceed(safeguard.open(sink: nullSink(volumes: percent(25, 25), muted: true), streams: [], mute: .override))
+        let raised = try #require(safeguard.entry?.setVolumes)
+        #expect(safeguard.sinkObserved(nullSink(volumes: raised)).isEmpty, "Herald's own raise is not a person's")
+        let first = safeguard.sinkObserved(nullSink(volumes: percent(92, 92)))
+        guard case .saveJournal(let entry)? = first.first else { Issue.record("not journaled: \(first)"); return }
+        #expect(entry.userVolumes == percent(92, 92) && entry.userMuted == nil, "the mute was not touched")
+        _ = safeguard.sinkObserved(nullSink(volumes: percent(100, 100)))
+        let last = try #require(safeguard.entry)
+        #expect(last.userVolumes == percent(100, 100))
+        let back = RestorePolicy.actions(for: last, sink: nullSink(volumes: percent(100, 100)), streams: [], knowledge: .afterServerRestart)
+        #expect(back.sinkVolumes == nil && back.sinkMuted == true, "100% as the person set it, muted as before: \(back)")
+        // Without the person's values, the sink went back to 25%.
+        var before = last
+        before.userVolumes = nil
+        #expect(RestorePolicy.actions(for: before, sink: nullSink(volumes: percent(100, 100)), streams: [],
+                                      knowledge: .afterServerRestart).sinkVolumes == percent(25, 25))
+    }
+
+    @Test func aSinkHeraldLeftAloneIsNotJournaledWhenAPersonChangesIt() throws {
+        var safeguard = machine()
+        _ = try proceed(safeguard.open(sink: nullSink(volumes: percent(80, 80)), streams: [], mute: .override))
+        #expect(safeguard.sinkObserved(nullSink(volumes: percent(40, 40))).isEmpty)
+    }
 }
 
 /// The executor: jobs in order, against the in-memory server.
@@ -222,4 +251,5 @@ import Testing
         let restored = Int(await sound.sink.volumes.loudest.raw)
         #expect(abs(restored - Int(Volume(percent: 20).raw)) <= 500, "back to 20% (as the device rounds it)")
     }
+
 }
