@@ -35,14 +35,6 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// the server's default sink) with the house's safeguard, as before rooms existed.
     public var rooms: RoomSettings { configuredRooms ?? .single(safeguard) }
 
-    /// Said by `config check`, and logged at start and reload, while a room's own quiet windows are
-    /// read but not applied: a caregiver who writes them must not believe the bedroom is kept quiet.
-    public var roomQuietHoursNotApplied: String? {
-        let named = configuredRooms?.rooms.filter { $0.quietWindows != nil }.map(\.name) ?? []
-        guard !named.isEmpty else { return nil }
-        return "quiet_hours of room \(named.joined(separator: ", ")) is read but not applied yet: the house's quiet_hours decide for every room"
-    }
-
     /// The clip cache's place, size cap and warm list.
     public struct CacheSettings: Sendable, Equatable {
         public var directory: String

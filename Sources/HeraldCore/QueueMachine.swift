@@ -128,18 +128,22 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     /// Holds `entry` until quiet hours end (`takeDeferred`).
     public mutating func holdDeferred(_ entry: Entry) {
         held[entry.id] = (entry, true)
-        deferredOrder.append(entry.id)
+        if !deferredOrder.contains(entry.id) { deferredOrder.append(entry.id) }
     }
 
     /// How many entries quiet hours hold.
     public var deferredCount: Int { deferredOrder.count }
 
-    /// Quiet hours ended: the deferred entries, in arrival order. They stay pending until each is
-    /// queued again (`submit`) or logged (`settle`).
-    public mutating func takeDeferred() -> [Entry] {
-        let entries = deferredOrder.compactMap { held[$0]?.entry }
+    /// The entries quiet hours hold, in arrival order.
+    public var deferred: [Entry] { deferredOrder.compactMap { held[$0]?.entry } }
+
+    /// Quiet hours ended (in the rooms of those `isReady` picks): those deferred entries, in
+    /// arrival order. They stay pending until each is queued again (`submit`), held again
+    /// (`holdDeferred`) or logged (`settle`); the others stay deferred.
+    public mutating func takeDeferred(where isReady: (Entry) -> Bool = { _ in true }) -> [Entry] {
+        let entries = deferred.filter(isReady)
         for entry in entries { held[entry.id]?.deferred = false }
-        deferredOrder = []
+        deferredOrder.removeAll { id in entries.contains { $0.id == id } }
         return entries
     }
 

@@ -43,7 +43,6 @@ extension Herald {
                         }
                         print("  announcements go to: \(rooms.defaultRooms.joined(separator: ", ")) unless they name rooms\(byPriority.isEmpty ? "" : " (\(byPriority.joined(separator: "; ")))")")
                     }
-                    if let note = configuration.roomQuietHoursNotApplied { print("  note: \(note)") }
                     print("  volume: raise below \(safeguard.minVolume) to \(safeguard.targetVolume), never above \(safeguard.maxVolume)")
                     print("  duck others to \(Int((safeguard.duckLevel * 100).rounded()))% over \(safeguard.rampMilliseconds) ms; mute: \(safeguard.mutePolicy.rawValue)")
                     let classes = SinkDeviceClass.allCases.map { "\($0.rawValue) \(safeguard.leadInByClass[$0] ?? 0) ms" }

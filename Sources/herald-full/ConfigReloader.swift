@@ -73,7 +73,6 @@ struct ConfigReloader: Service {
             Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
-            if let note = configuration.roomQuietHoursNotApplied { logger.warning("\(note)") }
         } catch is CancellationError {
             logger.notice("config reload after \(reason) abandoned: the daemon is stopping")
         } catch {

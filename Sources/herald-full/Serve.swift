@@ -85,7 +85,6 @@ extension Herald {
             configuration.maximumGracefulShutdownDuration = .seconds(8)
             let group = ServiceGroup(configuration: configuration)
             logger.info("herald serving on \(live.value.configuration.api.baseURL)")
-            if let note = live.value.configuration.roomQuietHoursNotApplied { logger.warning("\(note)") }
             do { try await group.run() } catch {
                 try? await http.shutdown()
                 throw error

@@ -179,6 +179,55 @@ extension OnTheTestSink {
         #expect(row["outcome"] as? String == "played", "\(row)")
     }
 
+    /// Quiet hours room by room: the bedroom quiet for a few seconds from now, the counter never.
+    /// A normal announcement to both is heard at the counter at once and in the bedroom when its
+    /// window ends: one row, the counter's outcome in it while the bedroom waits.
+    @Test func aRoomsOwnQuietHoursDeferItThereWhileTheOtherRoomPlays() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let start = Date()
+        // Long enough that the daemon's start (a few seconds under load) leaves most of it.
+        let end = ReminderTests.local(12, from: start)
+        let window = "\(ReminderTests.local(-2, from: start).text.suffix(8))-\(end.text.suffix(8))"
+        let (harness, port) = try HeraldHarness.listening("""
+            quiet_hours:
+              time_zone: UTC
+            rooms:
+              counter: {sink: \(SoundServer.sink), quiet_hours: []}
+              bedroom: {sink: \(bedroom), quiet_hours: ["\(window)"]}
+            """)
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let counter = try MonitorRecording(), upstairs = try MonitorRecording(sink: bedroom)
+        let recorded = Date()
+        let (status, row) = try daemon.post("/v1/announcements", #"{"clip": "ding", "rooms": ["all"], "chime": "none"}"#)
+        #expect(status == 202, "\(row)")
+        let id = try #require(row["id"] as? String)
+        try SoundServer.waitFor("the counter's part logged", timeout: 10) {
+            let rooms = try daemon.get("/v1/announcements/\(id)")["rooms"] as? [[String: Any]] ?? []
+            return rooms.contains { $0["room"] as? String == "counter" }
+        }
+        let part = try daemon.get("/v1/announcements/\(id)")
+        #expect(Date() < end.date, "the counter's part came before the bedroom's window ended")
+        #expect(part["outcome"] == nil || part["outcome"] is NSNull, "the bedroom still waits: \(part)")
+        #expect((part["rooms"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["played"], "\(part)")
+        #expect((try daemon.get("/v1/status")["daemon"] as? [String: Any])?["deferred"] as? Int == 1, "held for the bedroom")
+        try SoundServer.waitFor("the bedroom's part", timeout: 25) {
+            try daemon.get("/v1/announcements/\(id)")["outcome"] as? String == "played"
+        }
+        usleep(300_000)
+        counter.stop()
+        upstairs.stop()
+        let done = try daemon.get("/v1/announcements/\(id)")
+        let rooms = (done["rooms"] as? [[String: Any]] ?? []).map { ($0["room"] as? String ?? "?", $0["outcome"] as? String ?? "?") }
+        #expect(rooms.map(\.0) == ["counter", "bedroom"] && rooms.allSatisfy { $0.1 == "played" }, "\(done)")
+        let counterHeard = try #require(counter.firstHeard(frequency: Self.ding))
+        let bedroomHeard = try #require(upstairs.firstHeard(frequency: Self.ding), "heard in the bedroom in the end")
+        let windowEnds = end.date.timeIntervalSince(recorded)
+        #expect(counterHeard < windowEnds - 1, "the counter heard it at once (at \(counterHeard) s)")
+        #expect(bedroomHeard > windowEnds - 0.5, "the bedroom heard it after its window (at \(bedroomHeard) s, the window ended at \(windowEnds) s)")
+        #expect(counter.heardDuration(frequency: Self.ding, floor: 0.01) < 0.7, "said once at the counter")
+    }
+
     /// Found by review: a session opened for a `respect` announcement leaves the muted kitchen
     /// out; a critical one right after it must not reuse that session and miss the kitchen.
     @Test func aCriticalOneAfterOneThatRespectedAMutedRoomIsHeardThere() throws {

@@ -55,10 +55,11 @@ extension AnnouncementDaemon {
             return .finished(original)
         case .accepted(let record):
             if record.outcome != nil { return .finished(record) }
-            if machine.deferredCount > 0 {
-                return .deferred(record, until: context.configuration.quietHours.end(after: now()))
-            }
-            return .finished(try await waitUntilFinished(id: record.id) ?? record)
+            // Said in the rooms whose quiet hours let it (`holdForLaterRooms` answers then), or
+            // in none yet.
+            let said = machine.deferred.isEmpty ? try await waitUntilFinished(id: record.id) ?? record : record
+            guard said.outcome == nil, let held = machine.deferred.first else { return .finished(said) }
+            return .deferred(said, until: context.configuration.quietHours.firstEnd(in: turnKit.rooms(for: held.item), after: now()))
         }
     }
 

@@ -4,65 +4,129 @@ import HeraldCore
 extension AnnouncementDaemon {
     /// What quiet hours made of an incoming entry.
     enum QuietDecision {
-        /// On to the queue (perhaps marked to play quieter).
+        /// On to the queue, perhaps for some of its rooms only, or to play quieter in some.
         case queue
-        /// Suppressed (its row has the outcome) or deferred (its row waits): not queued now.
+        /// Suppressed in every room (its row has the outcome) or deferred (its row waits): not
+        /// queued now.
         case held(AnnouncementRecord)
     }
 
-    /// Quiet hours decide before the queue (DESIGN.md "Priorities"): `suppress` logs
-    /// `suppressed_quiet`, `defer` holds the entry until the window ends, `play_quieter` marks it
-    /// with the quiet target volume; critical always plays.
+    /// Quiet hours decide before the queue (DESIGN.md "Priorities"), room by room ("Rooms"): a
+    /// room whose quiet hours `suppress` the priority is logged `suppressed_quiet` in the row, one
+    /// that defers it hears it when its quiet hours end (a later turn of the same row), and
+    /// `play_quieter` lowers that room's target; critical plays everywhere. An entry whose rooms
+    /// all decide alike is held, suppressed or queued whole, as in a house of one room.
     func applyQuietHours(to entry: inout Entry) async -> QuietDecision {
         let quiet = context.configuration.quietHours
         let now = self.now()
-        switch quiet.policy(for: entry.priority, at: now) {
-        case nil, .play?:
-            return .queue
-        case .playQuieter?:
-            entry.item.quietTarget = quiet.targetVolume
-            return .queue
-        case .suppress?:
+        let rooms = turnKit.rooms(for: entry.item)
+        let plan = quiet.plan(for: entry.priority, in: rooms, at: now)
+        entry.item.quietTargets = plan.quieter
+        if !plan.suppressed.isEmpty, context.configuration.configuredRooms != nil {
+            let suppressed = rooms.filter { plan.suppressed.contains($0.name) }.map { room in
+                RoomOutcome(room: room.name, sink: nil, outcome: .suppressedQuiet,
+                            error: "quiet hours (\(quiet.windowsText(in: room))): \(entry.priority.rawValue) is suppressed")
+            }
+            entry.item.record.rooms = (entry.item.record.rooms ?? []) + suppressed
+        }
+        if plan.now.isEmpty && plan.deferred.isEmpty {
             var record = entry.item.record
-            record.outcome = .suppressedQuiet
-            record.error = "quiet hours (\(quiet.windows.map(\.description).joined(separator: ", "))): \(entry.priority.rawValue) is suppressed"
+            record.outcome = record.rooms.flatMap(RoomOutcome.overall) ?? .suppressedQuiet
+            let windows = Set(rooms.map { quiet.windowsText(in: $0) }).sorted().joined(separator: "; ")
+            record.error = "quiet hours (\(windows)): \(entry.priority.rawValue) is suppressed"
             record.finishedAt = now
             await log(record)
             return .held(record)
-        case .defer?:
-            logger.notice("announcement \(entry.id) deferred to the end of quiet hours")
+        }
+        if plan.now.isEmpty {
+            // Deferred wherever it is not suppressed: held whole, for the rooms that wait.
+            if !plan.suppressed.isEmpty { entry.item.rooms = plan.deferred }
+            let rooms = entry.item.rooms == nil ? "" : " in \(plan.deferred.joined(separator: ", "))"
+            logger.notice("announcement \(entry.id) deferred to the end of quiet hours\(rooms)")
             machine.holdDeferred(entry)
             scheduleDeferredRelease()
             return .held(entry.item.record)
         }
+        if !plan.deferred.isEmpty || !plan.suppressed.isEmpty {
+            entry.item.rooms = plan.now
+            entry.item.laterRooms = plan.deferred
+            if !plan.deferred.isEmpty {
+                logger.notice("announcement \(entry.id) is said now in \(plan.now.joined(separator: ", ")), and in \(plan.deferred.joined(separator: ", ")) when quiet hours end there")
+            }
+        }
+        return .queue
     }
 
-    /// When quiet hours end, what they held goes to the queue in arrival order; several texts
-    /// are said as one summary, each original logged `coalesced` with the summary's id.
+    /// The turn of an entry said in some of its rooms is over and quiet hours hold it for others:
+    /// the row keeps the rooms' outcomes so far, still without its own (a restart says it in the
+    /// rooms left), and the entry waits for those rooms' quiet hours to end.
+    func holdForLaterRooms(_ entry: Entry, after record: AnnouncementRecord) async {
+        var part = record
+        part.outcome = nil
+        part.error = nil
+        part.finishedAt = nil
+        if await awaitInsert(of: part.id) {
+            do { try await context.store.record(part) } catch {
+                logger.error("could not log where announcement \(part.id) was said so far: \(error)")
+            }
+        }
+        // A `--local` run tells its user now where it was said and where it waits.
+        if oneShot { notify(part) }
+        var rest = entry
+        rest.item.record = part
+        rest.item.rooms = entry.item.laterRooms
+        rest.item.laterRooms = []
+        switch await applyQuietHours(to: &rest) {
+        case .held: break
+        // Its rooms' quiet hours ended while it played there.
+        case .queue: await enqueue(rest)
+        }
+        changes.signal()
+    }
+
+    /// When a room's quiet hours end, what they held for it goes to the queue in arrival order
+    /// (what is still quiet elsewhere waits on); several texts for the same rooms are said as one
+    /// summary, each original logged `coalesced` with the summary's id.
     func releaseDeferred() async {
         let now = self.now()
-        guard !context.configuration.quietHours.isQuiet(at: now) else {
-            scheduleDeferredRelease()
-            return
+        let quiet = context.configuration.quietHours
+        let ready = machine.takeDeferred { entry in quiet.firstEnd(in: turnKit.rooms(for: entry.item), after: now) == nil }
+        defer { scheduleDeferredRelease() }
+        guard !ready.isEmpty else { return }
+        logger.notice("quiet hours ended: \(ready.count) deferred announcement(s) go to the queue")
+        // A text said nowhere yet joins the others for the same rooms in one summary.
+        var groups: [[String]?: [Entry]] = [:], order: [[String]?] = []
+        for entry in ready {
+            guard case .text = entry.item.request.body, entry.item.record.rooms == nil else {
+                await requeue(entry, at: now)
+                continue
+            }
+            let rooms = entry.item.rooms ?? entry.item.request.rooms
+            if groups[rooms] == nil { order.append(rooms) }
+            groups[rooms, default: []].append(entry)
         }
-        let held = machine.takeDeferred()
-        guard !held.isEmpty else { return }
-        logger.notice("quiet hours ended: \(held.count) deferred announcement(s) go to the queue")
-        let texts = held.compactMap { entry -> String? in
-            if case .text(let text) = entry.item.request.body { text } else { nil }
-        }
-        if held.count > 1, texts.count == held.count {
-            let sentences = texts.map { $0.hasSuffix(".") || $0.hasSuffix("!") || $0.hasSuffix("?") ? $0 : $0 + "." }
+        for rooms in order {
+            let held = groups[rooms] ?? []
+            guard held.count > 1 else {
+                for entry in held { await requeue(entry, at: now) }
+                continue
+            }
+            let sentences = held.compactMap { entry -> String? in
+                guard case .text(let text) = entry.item.request.body else { return nil }
+                return text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?") ? text : text + "."
+            }
             await sayAsOne(held, text: "While it was quiet: " + sentences.joined(separator: " "),
                            priority: Priority.mostUrgent(of: held.map(\.priority)) ?? .normal,
-                           occasion: .quietHoursEnded)
-            return
+                           occasion: .quietHoursEnded, rooms: rooms)
         }
-        for var entry in held {
-            // Its max age counts from now: it waited on purpose.
-            entry.queuedAt = now
-            await enqueue(entry)
-        }
+    }
+
+    /// Queues an entry quiet hours held, deciding again room by room (a reload may have changed
+    /// the windows); its max age counts from now: it waited on purpose.
+    private func requeue(_ entry: Entry, at now: Date) async {
+        var entry = entry
+        entry.queuedAt = now
+        if case .queue = await applyQuietHours(to: &entry) { await enqueue(entry) }
     }
 
     /// Queues an entry released from quiet hours; a full queue logs it `failed`.
@@ -79,12 +143,13 @@ extension AnnouncementDaemon {
         wake.yield()
     }
 
-    /// Wakes when the quiet hours holding deferred entries end (again after a reload).
+    /// Wakes when the first quiet hours holding a deferred entry's rooms end (again after a reload).
     func scheduleDeferredRelease() {
         deferredRelease?.cancel()
         guard machine.deferredCount > 0, !machine.stopping else { return }
         let now = self.now()
-        let end = context.configuration.quietHours.end(after: now) ?? now
+        let quiet = context.configuration.quietHours
+        let end = machine.deferred.compactMap { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) }.min() ?? now
         let sleep = self.sleep
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSince(now)) + 0.01
@@ -92,5 +157,4 @@ extension AnnouncementDaemon {
             await self?.releaseDeferred()
         }
     }
-
 }

@@ -15,8 +15,10 @@ extension AnnouncementDaemon {
 
     /// More payments waiting than `coalesce_payments_over`: one summary says them all.
     func coalescePayments() async {
+        // A payment quiet hours left for some of its rooms is said alone: a summary would go to
+        // other rooms, or leave it none to wait for.
         let taken = machine.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
-            if case .payment = $0.request.body { return true } else { return false }
+            if case .payment = $0.request.body { return $0.rooms == nil && $0.laterRooms.isEmpty } else { return false }
         }
         guard let first = taken.first?.item.request else { return }
         let amounts: [Amount] = taken.compactMap {
@@ -35,12 +37,15 @@ extension AnnouncementDaemon {
     /// Says `entries` as one text: logs the summary's row, queues it, and logs each original
     /// `coalesced`. When the summary cannot be logged, the entries are said one by one.
     /// The entries stay pending in the machine (held) until each is logged or queued again.
-    func sayAsOne(_ entries: [Entry], text: String, priority: Priority, occasion: SummaryOccasion) async {
+    /// - Parameter rooms: where the summary is said (the rooms its entries share); nil for the
+    ///   priority's or the house's default rooms.
+    func sayAsOne(_ entries: [Entry], text: String, priority: Priority, occasion: SummaryOccasion, rooms: [String]? = nil) async {
         let first = entries[0].item.request
         // A payment's voice is not asked for by its sender: the summary takes the default.
         var request = AnnouncementRequest(body: .text(text), priority: priority, source: first.source,
                                           language: first.language, voice: occasion == .payments ? nil : first.voice)
         request.chime = first.chime
+        request.rooms = rooms
         let summary = Turn.record(for: request, at: now())
         do {
             _ = try await context.store.insertIfNew(summary)

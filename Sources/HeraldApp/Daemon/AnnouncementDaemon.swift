@@ -52,8 +52,15 @@ public actor AnnouncementDaemon {
     struct Queued: Sendable {
         var request: AnnouncementRequest
         var record: AnnouncementRecord
-        /// Quiet hours' `play_quieter` target volume, decided when it came in.
-        var quietTarget: Volume?
+        /// The rooms its next turn plays in, when quiet hours leave it for some of its rooms only
+        /// (the rest are suppressed, or wait); nil for every room it goes to.
+        var rooms: [String]?
+        /// The rooms quiet hours hold it for after this turn: a later turn of the same row says it
+        /// there when their quiet hours end.
+        var laterRooms: [String] = []
+        /// Quiet hours' `play_quieter` target volume of each room it applies in, decided when it
+        /// came in.
+        var quietTargets: [String: Volume] = [:]
     }
     typealias Entry = AnnouncementQueue<Queued>.Entry
 
@@ -258,6 +265,9 @@ public actor AnnouncementDaemon {
                     continue
                 }
                 switch disposition {
+                case .log where !entry.item.laterRooms.isEmpty && end != .failed:
+                    // Said in the rooms it could be said in now: the others' quiet hours hold it.
+                    await holdForLaterRooms(entry, after: record)
                 case .log:
                     var record = record
                     if record.outcome == .played { lastPlayedID = entry.id }
@@ -303,8 +313,8 @@ public actor AnnouncementDaemon {
             record.finishedAt = now()
             return (.finished(interrupted: true), record)
         }
-        let rooms = kit.rooms(for: request)
-        if let open = session, open.sound !== sound || open.quietTarget != entry.item.quietTarget { await closeSession() }
+        let rooms = kit.rooms(for: entry.item)
+        if let open = session, open.sound !== sound || open.quietTargets != entry.item.quietTargets { await closeSession() }
         if let open = session, let placed = try? await RoomPlacement.place(rooms, on: sound),
            placed.map(\.whereabouts) != open.placements.map(\.whereabouts) {
             // Other rooms, or a room's sink moved between two announcements (a new default sink, a
@@ -329,9 +339,9 @@ public actor AnnouncementDaemon {
         if session == nil {
             do {
                 switch try await SafeguardSession.open(context: context, sound: sound, rooms: rooms, priority: request.priority,
-                                                       quietTarget: entry.item.quietTarget, lockTimeout: .seconds(30)) {
-                case .suppressedMuted(let sink):
-                    kit.markSuppressed(&record, sink: sink)
+                                                       quietTargets: entry.item.quietTargets, lockTimeout: .seconds(30)) {
+                case .suppressedMuted(let sink, let rooms):
+                    kit.markSuppressed(&record, sink: sink, rooms: rooms)
                     return (.suppressed, record)
                 case .opened(let opened):
                     session = opened
@@ -354,11 +364,14 @@ public actor AnnouncementDaemon {
                 for: request.priority, fallback: room.room.safeguard.mutePolicy) == .respect
         }
         let playRooms = session.held.filter { room in !respected.contains { $0.room.name == room.room.name } }
-        let notPlayed = session.notOpened + respected.map { RoomOutcome(room: $0.room.name, sink: $0.sinkName, outcome: .suppressedMuted) }
+        let leftOut = session.notOpened + respected.map { RoomOutcome(room: $0.room.name, sink: $0.sinkName, outcome: .suppressedMuted) }
         guard !playRooms.isEmpty else {
-            kit.markSuppressed(&record, sink: session.before)
+            kit.markSuppressed(&record, sink: session.before, rooms: leftOut)
             return (.suppressed, record)
         }
+        // The rooms an earlier turn of this row said it in (quiet hours held it for these), or
+        // quiet hours suppressed it in, keep their outcomes.
+        let notPlayed = (record.rooms ?? []) + leftOut
         // Only the first announcement of a session needs the lead-in: the sinks are awake after it.
         let leadIn = sessionIsFresh ? session.leadIn() : 0
         sessionIsFresh = false
@@ -367,7 +380,7 @@ public actor AnnouncementDaemon {
         let task = Task { () -> (AnnouncementRecord, Turn.Playback) in
             var record = snapshot
             let (result, rooms) = await kit.play(rendered, request: request, in: session, rooms: playRooms, record: &record,
-                                                 requested: requested, leadIn: leadIn)
+                                                 requested: requested, leadIn: leadIn, isLastPart: entry.item.laterRooms.isEmpty)
             record.rooms = kit.roomOutcomes(rooms, notPlayed: notPlayed, playback: result)
             return (record, result)
         }
@@ -531,6 +544,20 @@ public actor AnnouncementDaemon {
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
             var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
+            if let done = row.rooms, !done.isEmpty {
+                // Said (or suppressed) in some rooms before the stop, quiet hours holding it for
+                // the others: only those are left (none, when a reload removed them: it is over).
+                let left = turnKit.rooms(for: request).map(\.name).filter { room in !done.contains { $0.room == room } }
+                guard !left.isEmpty else {
+                    var record = row
+                    record.outcome = RoomOutcome.overall(done)
+                    record.finishedAt = now()
+                    await log(record)
+                    takenUp.append(record)
+                    continue
+                }
+                entry.item.rooms = left
+            }
             guard !isTakenInSinceStart(row.id) else { continue }
             if case .held = await applyQuietHours(to: &entry) {
                 // Deferred to the end of quiet hours, or suppressed and logged: taken up all the same.

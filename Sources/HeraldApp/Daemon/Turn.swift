@@ -50,15 +50,29 @@ struct Turn: Sendable {
         return house.rooms
     }
 
+    /// The rooms a queued entry's next turn plays in: those quiet hours left it for, when they
+    /// left it some (still rooms of the house: a reload that removed them all leaves it its
+    /// request's rooms), else every room of its request.
+    func rooms(for item: AnnouncementDaemon.Queued) -> [Room] {
+        if let names = item.rooms {
+            let rooms = configuration.rooms.rooms.filter { names.contains($0.name) }
+            if !rooms.isEmpty { return rooms }
+        }
+        return rooms(for: item.request)
+    }
+
     /// Each room's playback, for the row's per-room outcomes.
     typealias RoomResults = [(room: SafeguardSession.HeldRoom, result: Result<PlaybackReport, any Error>)]
 
     /// Plays `rendered` in `rooms` of an open session, all in step, filling in the row's sink
     /// figures (the first room's). The chime and `leadIn` milliseconds of silence go first. The
     /// playback is the first room's that played, or, when none did, the first room's error.
+    /// - Parameter isLastPart: false when quiet hours hold the row for other rooms after this
+    ///   turn: it is then not marked heard (`SaidMark`), since a restart must still say it there;
+    ///   the row written with this turn's rooms is its mark.
     func play(_ rendered: RenderedAudio, request: AnnouncementRequest, in session: SafeguardSession,
               rooms: [SafeguardSession.HeldRoom], record: inout AnnouncementRecord, requested: ContinuousClock.Instant,
-              leadIn: Int) async -> (Playback, RoomResults) {
+              leadIn: Int, isLastPart: Bool = true) async -> (Playback, RoomResults) {
         record.clipSource = rendered.clipSource
         if let length = rendered.source.knownDurationMilliseconds { record.durationMilliseconds = length }
         let first = rooms[0]
@@ -80,7 +94,7 @@ struct Turn: Sendable {
             let bySink = Dictionary(uniqueKeysWithValues: zip(sinks, results))
             let roomResults: RoomResults = rooms.map { ($0, bySink[$0.sinkName]!) }
             let reports = results.compactMap { try? $0.get() }
-            if reports.contains(where: { !$0.stoppedEarly }) { markSaid(record.id) }
+            if isLastPart, reports.contains(where: { !$0.stoppedEarly }) { markSaid(record.id) }
             guard let report = reports.first else {
                 // No room played: the first room's error says what happened (a lost server, a cancel).
                 let errors = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
@@ -110,8 +124,14 @@ struct Turn: Sendable {
                             error: "\(error)")
             }
         }
+        return ordered(played + notPlayed)
+    }
+
+    /// `outcomes` in the house's order of rooms; nil for the one room of a house without `rooms:`.
+    func ordered(_ outcomes: [RoomOutcome]) -> [RoomOutcome]? {
+        guard configuration.configuredRooms != nil else { return nil }
         let order = configuration.rooms.rooms.map(\.name)
-        return (played + notPlayed).sorted { (order.firstIndex(of: $0.room) ?? 0) < (order.firstIndex(of: $1.room) ?? 0) }
+        return outcomes.sorted { (order.firstIndex(of: $0.room) ?? 0) < (order.firstIndex(of: $1.room) ?? 0) }
     }
 
     /// Heard to its end: marked so before anything else (`SaidMark`), so a kill before its row's
@@ -145,12 +165,15 @@ struct Turn: Sendable {
         await rendered.afterPlayback?(!report.stoppedEarly)
     }
 
-    /// Fills in a row that was not played because the sink is muted and the policy respects it.
-    func markSuppressed(_ record: inout AnnouncementRecord, sink: SinkState) {
+    /// Fills in a row that was not played because the sink is muted and the policy respects it
+    /// (in every room of this turn: `rooms` says why each was left out).
+    func markSuppressed(_ record: inout AnnouncementRecord, sink: SinkState, rooms: [RoomOutcome]) {
         record.sink = sink.name
         record.mutedBefore = sink.muted
         record.volumeBefore = sink.volumes
-        record.outcome = .suppressedMuted
+        record.rooms = ordered((record.rooms ?? []) + rooms)
+        // Said in some rooms by an earlier turn (quiet hours held it for these): partial.
+        record.outcome = record.rooms?.contains { $0.outcome == .played } == true ? .partial : .suppressedMuted
         record.finishedAt = now()
     }
 

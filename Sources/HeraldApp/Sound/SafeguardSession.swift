@@ -7,7 +7,8 @@ import HeraldCore
 public final class SafeguardSession: Sendable {
     public enum Opening: Sendable {
         /// Every room is muted, and the mute policy is `respect`: nothing changed, nothing to play.
-        case suppressedMuted(SinkState)
+        /// The first muted sink, and every room with why it was left out.
+        case suppressedMuted(SinkState, rooms: [RoomOutcome])
         case opened(SafeguardSession)
     }
 
@@ -29,21 +30,21 @@ public final class SafeguardSession: Sendable {
     public let held: [HeldRoom]
     /// The rooms not opened, with why: no sink, muted under `respect`, or an error.
     public let notOpened: [RoomOutcome]
-    /// The quiet-hours target it was opened with, if any: a louder announcement needs another session.
-    public let quietTarget: Volume?
+    /// The quiet-hours targets it was opened with, by room: a louder announcement needs another session.
+    public let quietTargets: [String: Volume]
     /// The settings it was opened with: its journal is the one a failed close retries, even
     /// after a reload moved the state folder or the database.
     public let context: HeraldContext
     let lock: ProcessLock
 
     private init(context: HeraldContext, sound: any SoundConnection, placements: [RoomPlacement], held: [HeldRoom],
-                 notOpened: [RoomOutcome], quietTarget: Volume?, lock: ProcessLock) {
+                 notOpened: [RoomOutcome], quietTargets: [String: Volume], lock: ProcessLock) {
         self.context = context
         self.sound = sound
         self.placements = placements
         self.held = held
         self.notOpened = notOpened
-        self.quietTarget = quietTarget
+        self.quietTargets = quietTargets
         self.lock = lock
     }
 
@@ -54,16 +55,16 @@ public final class SafeguardSession: Sendable {
 
     /// Takes the lock, restores any journal a dead process left, finds each room's sink, and
     /// opens a safeguard on each with the mute policy of `priority` (critical always overrides).
-    /// - Parameter quietTarget: quiet hours' `play_quieter` target volume, if it applies.
+    /// - Parameter quietTargets: quiet hours' `play_quieter` target volume, in the rooms it applies in.
     /// - Throws: what kept every room from opening; an error that `meansWait` when no room has a
     ///   sink now (the announcement waits for one, as it always did for the one sink).
     public static func open(context: HeraldContext, sound: any SoundConnection, rooms: [Room], priority: Priority,
-                            quietTarget: Volume? = nil, lockTimeout: Duration) async throws -> Opening {
+                            quietTargets: [String: Volume] = [:], lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
         do {
             try await context.recoverPendingJournal(with: context.safeguard(on: sound), on: sound)
             let placements = try await RoomPlacement.place(rooms, on: sound)
-            let opened = await openEach(placements, context: context, sound: sound, priority: priority, quietTarget: quietTarget)
+            let opened = await openEach(placements, context: context, sound: sound, priority: priority, quietTargets: quietTargets)
             var held: [HeldRoom] = [], notOpened: [RoomOutcome] = [], firstError: (any Error)?, muted: SinkState?
             for (placement, result) in zip(placements, opened) {
                 switch result {
@@ -85,11 +86,11 @@ public final class SafeguardSession: Sendable {
                 lock.release()
                 // A room was there but muted under `respect`: the announcement is not for now,
                 // whatever the other rooms lack (waiting for them would say it later, muted or not).
-                if let muted { return .suppressedMuted(muted) }
+                if let muted { return .suppressedMuted(muted, rooms: notOpened) }
                 throw Self.waitable(firstError ?? SoundSystemError.noDefaultSink)
             }
             return .opened(SafeguardSession(context: context, sound: sound, placements: placements, held: held,
-                                            notOpened: notOpened, quietTarget: quietTarget, lock: lock))
+                                            notOpened: notOpened, quietTargets: quietTargets, lock: lock))
         } catch {
             lock.release()
             throw error
@@ -103,7 +104,7 @@ public final class SafeguardSession: Sendable {
 
     /// Opens every placed room's safeguard at once (each sink once, however many rooms share it).
     private static func openEach(_ placements: [RoomPlacement], context: HeraldContext, sound: any SoundConnection,
-                                 priority: Priority, quietTarget: Volume?) async -> [Result<RoomOpening, any Error>] {
+                                 priority: Priority, quietTargets: [String: Volume]) async -> [Result<RoomOpening, any Error>] {
         var firstRoomOfSink: [String: Int] = [:]
         for (index, placement) in placements.enumerated() {
             if let sink = placement.sinkName, firstRoomOfSink[sink] == nil { firstRoomOfSink[sink] = index }
@@ -111,9 +112,9 @@ public final class SafeguardSession: Sendable {
         var bySink: [String: Result<RoomOpening, any Error>] = [:]
         await withTaskGroup(of: (String, Result<RoomOpening, any Error>).self) { group in
             for (sink, index) in firstRoomOfSink {
-                let settings = placements[index].room.safeguard
+                let room = placements[index].room, settings = room.safeguard
                 group.addTask {
-                    let safeguard = context.safeguard(on: sound, settings: settings, quietTarget: quietTarget)
+                    let safeguard = context.safeguard(on: sound, settings: settings, quietTarget: quietTargets[room.name])
                     let mute = context.configuration.priorities.mutePolicy(for: priority, fallback: settings.mutePolicy)
                     return (sink, await Result(catchingAsync: {
                         switch try await safeguard.open(sinkName: sink, mute: mute) {
