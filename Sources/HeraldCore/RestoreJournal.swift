@@ -49,3 +49,14 @@ public protocol RestoreJournal: Sendable {
     /// Forgets `sinkName`'s entry once everything on it is restored.
     func clear(sinkName: String) async throws
 }
+
+extension JournalEntry {
+    /// Whether `sink`, as read now, is still as the safeguard that wrote this entry left it for
+    /// speech: not muted, and not lower than the level it set (or found). A person who muted or
+    /// lowered it during the last announcement, or a sound server back at its saved values, makes
+    /// the next one open afresh. Compared with the session's own level, not `min_volume`: quiet
+    /// hours may raise to less than that, and back-to-back announcements must not pump (rule 8).
+    public func isStillReady(_ sink: SinkState) -> Bool {
+        !sink.muted && sink.volumes.loudest >= (setVolumes ?? originalVolumes).loudest
+    }
+}

@@ -94,17 +94,6 @@ public actor Safeguard {
         return opening
     }
 
-    /// Reads the sink in a job of its own and asks the machine whether this open safeguard still
-    /// makes speech heard (`SafeguardMachine.isStillReady`). False when closed; true when the sink
-    /// cannot be read (nothing says it changed, and the play will tell).
-    public func isStillReady() async -> Bool {
-        await serially {
-            guard machine.phase == .open, let name = machine.entry?.sinkName else { return false }
-            guard let sink = try? await sound.sink(named: name) else { return true }
-            return machine.isStillReady(sink)
-        }
-    }
-
     /// Restores what `open` changed, except what the user changed meanwhile, and clears the journal.
     /// Returns nil when the safeguard was not open.
     public func close() async -> Restoration? {

@@ -61,14 +61,11 @@ public struct SafeguardMachine: Sendable {
     /// True while a stream is still moving towards its ducked or its own volume.
     public var isRamping: Bool { tracks.values.contains { $0.ramp != nil } }
 
-    /// Whether `sink`, as read now, is still as this open safeguard left it for speech: not muted,
-    /// and not lower than the level it set (or found). A person who muted or lowered it during
-    /// the last announcement, or a sound server back at its saved values, makes the next one open
-    /// afresh. Compared with the session's own level, not `min_volume`: quiet hours may raise to
-    /// less than that, and back-to-back announcements must not pump (rule 8).
+    /// Whether `sink`, as read now, is still as this open safeguard left it for speech
+    /// (`JournalEntry.isStillReady`); false when closed.
     public func isStillReady(_ sink: SinkState) -> Bool {
         guard phase == .open, let entry else { return false }
-        return !sink.muted && sink.volumes.loudest >= (entry.setVolumes ?? entry.originalVolumes).loudest
+        return entry.isStillReady(sink)
     }
 
     /// Decides what to change on `sink`, with `streams` as the server shows them, before speaking.

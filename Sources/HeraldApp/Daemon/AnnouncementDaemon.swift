@@ -314,26 +314,12 @@ public actor AnnouncementDaemon {
             return (.finished(interrupted: true), record)
         }
         let rooms = kit.rooms(for: entry.item)
+        let policies = context.configuration.priorities
         if let open = session, open.sound !== sound || open.quietTargets != entry.item.quietTargets { await closeSession() }
-        if let open = session, let placed = try? await RoomPlacement.place(rooms, on: sound),
-           placed.map(\.whereabouts) != open.placements.map(\.whereabouts) {
-            // Other rooms, or a room's sink moved between two announcements (a new default sink, a
-            // speaker plugged in or out): the next opens where the rooms are now. A look that
-            // failed says nothing moved (the play will tell): closing on it would pump the volume.
-            await closeSession()
-        }
-        if let open = session, await open.leftOutRoomCanJoin(priority: request.priority) {
-            // A room it left out can be had now: a muted one this priority unmutes, or one whose
-            // speaker is back. Opened afresh, so this announcement is heard there too.
-            await closeSession()
-        }
-        if let open = session, await !open.isStillReady() {
-            // Muted or lowered during the last one (SafeguardMachine.isStillReady): that change is
-            // the user's to keep (rule 7), and this announcement must still be heard, so the
-            // session closes and opens afresh. Found by the soak: the rest of the session was
-            // played into a muted sink and logged `played`.
-            logger.info("the sink was muted or lowered during the last announcement; applying the safeguard again",
-                        metadata: ["sink": "\(open.sinkName)"])
+        if let open = session, case .reopen(let reason) = await open.fit(for: rooms, priority: request.priority, policies: policies) {
+            // Found by the soak: a sink muted during the last one had the rest of the session
+            // played into it, logged `played`.
+            if case .changedByUser = reason { logger.info("applying the safeguard again: \(reason)") }
             await closeSession()
         }
         if session == nil {
@@ -357,14 +343,7 @@ public actor AnnouncementDaemon {
         guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
         // The restore journal is on disk (or was not needed): the row may follow.
         inserting[entry.id]?.start()
-        // A session opened for a priority that overrides the mute does not carry a `respect` one,
-        // room by room.
-        let respected = session.held.filter { room in
-            room.before.muted && context.configuration.priorities.mutePolicy(
-                for: request.priority, fallback: room.room.safeguard.mutePolicy) == .respect
-        }
-        let playRooms = session.held.filter { room in !respected.contains { $0.room.name == room.room.name } }
-        let leftOut = session.notOpened + respected.map { RoomOutcome(room: $0.room.name, sink: $0.sinkName, outcome: .suppressedMuted) }
+        let (playRooms, leftOut) = session.rooms(toPlayFor: request.priority, policies: policies)
         guard !playRooms.isEmpty else {
             kit.markSuppressed(&record, sink: session.before, rooms: leftOut)
             return (.suppressed, record)

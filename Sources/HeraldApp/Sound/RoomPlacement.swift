@@ -21,10 +21,6 @@ public struct RoomPlacement: Sendable, Equatable {
 
     public var sinkName: String? { try? sink.get() }
 
-    /// Which room is where, and nothing else: two placements alike put the same rooms on the same
-    /// sinks (a reload that changed a room's settings applies from the next session).
-    public var whereabouts: String { "\(room.name)=\(sinkName ?? "-")" }
-
     /// Finds every room's sink with as few requests as it needs: none for a sink named in the
     /// config (a missing one fails when the safeguard reads it), the server's default for the
     /// `default` room, the list of sinks for a match.

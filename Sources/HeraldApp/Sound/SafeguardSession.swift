@@ -145,36 +145,39 @@ public final class SafeguardSession: Sendable {
         }
     }
 
-    /// Whether a room this session left out could be opened now: one muted under `respect` when
-    /// `priority` overrides the mute, or one that had no sink and has one now.
-    public func leftOutRoomCanJoin(priority: Priority) async -> Bool {
-        guard !notOpened.isEmpty else { return false }
-        let policies = context.configuration.priorities
-        var present: [SinkState]?, defaultSink: String??
-        for left in notOpened {
-            guard let room = placements.first(where: { $0.room.name == left.room })?.room else { continue }
-            if left.outcome == .suppressedMuted {
-                if policies.mutePolicy(for: priority, fallback: room.safeguard.mutePolicy) == .override { return true }
-                continue
+    /// Whether this session can take the next announcement, to `rooms` at `priority`
+    /// (`SessionFit.decide`), from one look at the server: its sinks, and its default sink when a
+    /// room follows it.
+    public func fit(for rooms: [Room], priority: Priority, policies: PriorityPolicies) async -> SessionFit {
+        let followsDefault = (rooms + placements.map(\.room)).contains { $0.sink == .serverDefault }
+        async let sinks = try? sound.sinks()
+        async let defaultSink = followsDefault ? (try? sound.serverInfo())?.defaultSinkName : nil
+        let held = SessionFit.Held(
+            placed: placements.map { ($0.room.name, $0.sinkName) },
+            open: self.held.map { ($0.room.name, $0.sinkName, $0.entry) },
+            leftOut: notOpened.compactMap { left in placements.first { $0.room.name == left.room }.map { ($0.room, left.outcome) } })
+        return SessionFit.decide(held, rooms: rooms, priority: priority, policies: policies,
+                                 sinks: await sinks, defaultSink: await defaultSink)
+    }
+
+    /// The rooms an announcement of `priority` plays in, and those it is not said in, with why: a
+    /// session opened for a priority that overrides the mute does not carry a `respect` one into
+    /// a room that was muted.
+    public func rooms(toPlayFor priority: Priority, policies: PriorityPolicies) -> (play: [HeldRoom], leftOut: [RoomOutcome]) {
+        var play: [HeldRoom] = [], leftOut = notOpened
+        for room in held {
+            if room.before.muted && policies.mutePolicy(for: priority, fallback: room.room.safeguard.mutePolicy) == .respect {
+                leftOut.append(RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: .suppressedMuted))
+            } else {
+                play.append(room)
             }
-            // One that failed with its sink there would fail again: reopening would only pump the others.
-            guard left.outcome == .missed else { continue }
-            if present == nil { present = try? await sound.sinks() }
-            if defaultSink == nil, room.sink == .serverDefault { defaultSink = .some(try? await sound.serverInfo().defaultSinkName) }
-            if case .found = room.pick(from: present ?? [], defaultSink: defaultSink.flatMap { $0 }) { return true }
         }
-        return false
+        return (play, leftOut)
     }
 
     /// The lead-in the first sound needs: the longest of the rooms', so a speaker waking up holds
     /// the others and they all start in step.
     public func leadIn() -> Int { held.map { $0.room.safeguard.leadIn(for: $0.before) }.max() ?? 0 }
-
-    /// Whether every room is still as its safeguard left it for speech (`Safeguard.isStillReady`).
-    public func isStillReady() async -> Bool {
-        for room in held where await !room.safeguard.isStillReady() { return false }
-        return true
-    }
 
     /// Restores every room's sink and streams at once, and releases the lock. Returns what could
     /// not be restored, room by room.
