@@ -85,7 +85,15 @@ struct Checker {
         findings.plays = watched.count
         findings.playsAgain = Dictionary(grouping: watched, by: \.id).values.reduce(0) { $0 + $1.count - 1 }
         var saidAgain: Set<String> = []
-        for stretch in heard where !played.contains(where: { overlaps(stretch, $0) }) {
+        // Asked for: a row heard to its end, or one cut off (a critical one, a skip) where it was
+        // begun. Found by the three-room soak (seed 2811): a summary interrupted by a critical one
+        // for other rooms was heard in the kitchen, and no row that played covered that sound.
+        let begun = rows.filter { ($0.played || $0.outcome == "interrupted") && $0.startedAt != nil }
+        func asked(_ stretch: MonitorRecorder.Stretch, _ row: LoggedRow) -> Bool {
+            guard row.begunSinks.contains(stretch.sink), let started = row.startedAt else { return false }
+            return Self.overlaps(stretch, started: started, finished: row.finishedAt)
+        }
+        for stretch in heard where !begun.contains(where: { asked(stretch, $0) }) {
             // Cut by a fault: said again after it (the row's play above), unless it was heard whole.
             if let cut = faults.first(where: { $0 > stretch.end.addingTimeInterval(-0.5) && $0 < stretch.end.addingTimeInterval(1.5) }) {
                 let again = played.filter { $0.playedSinks.contains(stretch.sink) && $0.queuedAt < cut && $0.startedAt! > cut }

@@ -19,10 +19,14 @@ struct LoggedRow {
     /// Heard, by Herald's own account: everywhere, or in some rooms.
     var played: Bool { outcome == "played" || outcome == "late" || outcome == "partial" }
     /// The sinks it was heard on, by Herald's own account.
-    var playedSinks: [String] {
+    var playedSinks: [String] { sinks(where: { $0 == "played" }) }
+    /// The sinks it was begun on, heard to its end or cut off (an interrupted room was asked for too).
+    var begunSinks: [String] { sinks(where: { $0 == "played" || $0 == "interrupted" }) }
+
+    private func sinks(where counts: (String) -> Bool) -> [String] {
         guard let rooms else { return sink.map { [$0] } ?? [] }
         var sinks: [String] = []
-        for room in rooms where room.outcome == "played" { if let sink = room.sink, !sinks.contains(sink) { sinks.append(sink) } }
+        for room in rooms where counts(room.outcome) { if let sink = room.sink, !sinks.contains(sink) { sinks.append(sink) } }
         return sinks
     }
     static let finalOutcomes: Set<String> = ["played", "late", "interrupted", "suppressed_muted", "coalesced", "duplicate",
