@@ -144,6 +144,31 @@ import Testing
         await harness.stop()
     }
 
+    /// Found by the three-room soak (seed 2811): a summary of five payments cut off by a critical
+    /// announcement was logged `interrupted` and never said again, and the payments it covered,
+    /// logged `coalesced`, were never heard in full. A summary is as much a payment as they were.
+    @Test func aPaymentSummaryCutOffByAnEmergencyIsSaidAgainAfterIt() async throws {
+        let harness = try await DaemonHarness { $0.queue.coalescePaymentsOver = 2 }
+        defer { Task { await harness.stop() } }
+        let currency = harness.context.configuration.speech.currency
+        await harness.daemon.pause()
+        var payments: [AnnouncementRecord] = []
+        for units in [150, 275, 1000] as [Int64] {
+            payments.append(try await harness.submit(AnnouncementRequest(body: .payment(Amount(minorUnits: units, currency: currency)))))
+        }
+        await harness.sound.holdPlayback()
+        await harness.daemon.resume()
+        await harness.sound.waitUntilPlaying()
+        let critical = try await harness.submit(AnnouncementRequest(body: .text("Smoke in the kitchen"), priority: .critical))
+        #expect(try await harness.outcome(of: critical.id)?.outcome == .played)
+        let note = try #require(try await harness.outcome(of: payments[0].id)?.error)
+        let summaryID = try #require(note.split(separator: " ").last.map(String.init))
+        let summary = try await harness.outcome(of: summaryID)
+        #expect(summary?.outcome == .played, "said again after the critical one: \(String(describing: summary))")
+        #expect(await harness.sound.playsStarted == 3, "the summary, the critical one, the summary again")
+        await harness.stop()
+    }
+
     @Test func aWithdrawnEntryIsNotSaid() async throws {
         let harness = try await DaemonHarness()
         defer { Task { await harness.stop() } }

@@ -67,7 +67,7 @@ extension AnnouncementDaemon {
         case .payments:
             // In the place of the oldest payment it says, not ahead of what waited before it.
             machine.putBack(Entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
-                                   item: Queued(request: request, record: summary)))
+                                   item: Queued(request: request, record: summary, summarisesPayments: true)))
             await logCoalesced(entries, into: "summary \(summary.id)")
         case .quietHoursEnded:
             await enqueue(Entry(id: summary.id, priority: priority, queuedAt: now(),

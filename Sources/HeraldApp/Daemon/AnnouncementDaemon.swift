@@ -61,6 +61,14 @@ public actor AnnouncementDaemon {
         /// Quiet hours' `play_quieter` target volume of each room it applies in, decided when it
         /// came in.
         var quietTargets: [String: Volume] = [:]
+        /// A summary of payments ("five payments received, total ..."): the payments it covers are
+        /// logged `coalesced`, so it is as much a payment as they were.
+        var summarisesPayments = false
+
+        /// A payment, or a summary of some: one cut off by an emergency is said again after it.
+        var isPayment: Bool {
+            if case .payment = request.body { true } else { summarisesPayments }
+        }
     }
     typealias Entry = AnnouncementQueue<Queued>.Entry
 
@@ -250,7 +258,7 @@ public actor AnnouncementDaemon {
                 // Out of the machine before its row has its outcome: still pending for a waiter.
                 finishing.insert(entry.id)
                 defer { finishing.remove(entry.id) }
-                let disposition = machine.end(end) { if case .payment = $0.request.body { true } else { false } }
+                let disposition = machine.end(end) { $0.isPayment }
                 if waitLogged != nil, machine.waitingFor == nil {
                     logger.notice("announcements play again")
                     waitLogged = nil
