@@ -34,7 +34,7 @@ extension ConfigDraft {
         }
         configuration.speech.piper = checkedPiper(speech.piper, engine: speech.engine)
         if (try? AmountGrammars.grammar(for: speech.language)) == nil {
-            report("speech.language", "'\(speech.language)' is not a language Herald speaks; use en or zh")
+            report("speech.language", "'\(speech.language)' is not a language Herald can say amounts in; use one of \(AmountGrammars.covered.joined(separator: ", ")) (or another CLDR spells numbers in)")
         }
     }
 

@@ -143,7 +143,7 @@ struct ConfigValues {
             if let currency = Currency.named(code) {
                 speech.currency = currency
             } else {
-                report("speech.currency", "'\(code)' is not a currency Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))")
+                report("speech.currency", "'\(code)' is not an ISO 4217 currency code; use one such as \(Currency.all.map(\.code).joined(separator: ", ")), MXN or INR")
             }
         }
         if let packs = string("speech.packs"), !packs.isEmpty { speech.packsDirectory = relativeToFile(packs) }

@@ -15,9 +15,26 @@ public struct Currency: Sendable, Hashable {
     public static let cny = Currency(code: "CNY", minorDigits: 2)
     public static let all: [Currency] = [.usd, .eur, .gbp, .jpy, .cny]
 
-    /// The currency with ISO code `code` (any case), if Herald speaks it.
+    /// The currency with ISO 4217 code `code` (any case): one of `all`, or any other the ISO list
+    /// has (Foundation's), with CLDR's number of minor digits (none for JPY, KRW and, in practice,
+    /// IDR). Nil for a code ISO 4217 does not list.
     public static func named(_ code: String) -> Currency? {
-        all.first { $0.code == code.uppercased() }
+        let upper = code.uppercased()
+        if let known = all.first(where: { $0.code == upper }) { return known }
+        guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isUppercase }),
+              isoCodes.contains(upper) else { return nil }
+        return Currency(code: upper, minorDigits: cldrMinorDigits(upper))
+    }
+
+    /// ISO 4217's codes, read once.
+    private static let isoCodes = Set(Locale.commonISOCurrencyCodes)
+
+    /// The digits CLDR gives `code` after the point (`BHD 0.000`: 3). Foundation's NumberFormatter
+    /// says 2 for every currency on Linux; its format style uses CLDR's own figure.
+    private static func cldrMinorDigits(_ code: String) -> Int {
+        let zero = Decimal(0).formatted(.currency(code: code).locale(Locale(identifier: "en_US_POSIX")).grouping(.never))
+        guard let point = zero.lastIndex(of: ".") else { return 0 }
+        return zero[zero.index(after: point)...].prefix { $0.isNumber }.count
     }
 }
 
@@ -26,8 +43,8 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
     public var minorUnits: Int64
     public var currency: Currency
 
-    /// The largest amount Herald speaks: 999,999,999.99.
-    public static let maximumMajorUnits: Int64 = 999_999_999
+    /// The largest amount Herald speaks: 999,999,999,999.99.
+    public static let maximumMajorUnits: Int64 = 999_999_999_999
 
     public init(minorUnits: Int64, currency: Currency) {
         self.minorUnits = minorUnits
@@ -97,7 +114,7 @@ public struct Amount: Sendable, Hashable, CustomStringConvertible {
             throw AmountError.tooManyDecimals(trimmed, currency: currency)
         }
         let significant = whole.drop { $0 == "0" }
-        guard significant.count <= 9, let major = Int64(significant.isEmpty ? "0" : String(significant)),
+        guard significant.count <= 12, let major = Int64(significant.isEmpty ? "0" : String(significant)),
               major <= maximumMajorUnits else {
             throw AmountError.tooLarge(trimmed)
         }
@@ -133,9 +150,9 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         case .notNumeric(let text): "amount: '\(text)' is not a plain decimal; write digits with an optional point, like 1250.75 (no separators, no exponent)"
         case .tooManyDecimals(let text, let currency):
             "amount: '\(text)' has more decimals than \(currency.code) has (\(currency.minorDigits))"
-        case .tooLarge(let text): "amount: '\(text)' is too large; the most Herald speaks is 999999999.99"
+        case .tooLarge(let text): "amount: '\(text)' is too large; the most Herald speaks is 999999999999.99"
         case .unknownCurrency(let code):
-            "currency '\(code)' is not one Herald speaks; use \(Currency.all.map(\.code).joined(separator: ", "))"
+            "currency '\(code)' is not an ISO 4217 code; use one such as \(Currency.all.map(\.code).joined(separator: ", ")), MXN or INR"
         }
     }
 

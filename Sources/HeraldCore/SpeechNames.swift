@@ -15,4 +15,11 @@ public enum SpeechNames {
         guard let first = text.first, first.isASCII, first.isLetter || first.isNumber, text.count <= 64 else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.+-".contains($0)) }
     }
+
+    /// The language a tag is a form of, as packs, grammars and phrase tables are named: `pt-BR`
+    /// and `pt_BR` are `pt`; Mandarin's `cmn` is `zh`.
+    public static func baseLanguage(_ tag: String) -> String {
+        let base = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        return base == "cmn" ? "zh" : base
+    }
 }

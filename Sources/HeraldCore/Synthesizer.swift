@@ -69,7 +69,7 @@ public enum SpeechError: Error, Equatable, CustomStringConvertible {
         case .engineUnavailable(let detail): "the speech engine is not available: \(detail)"
         case .unknownVoice(let voice): "unknown voice '\(voice)'; list voices with 'espeak-ng --voices' or add an alias under speech.voices"
         case .unknownLanguage(let language):
-            "unknown language '\(language)'; amounts are spoken in en or zh, text in any language 'espeak-ng --voices' lists"
+            "unknown language '\(language)'; amounts are spoken in en, zh and the languages CLDR spells numbers in (herald doctor lists them), text in any language 'espeak-ng --voices' lists"
         case .commandFailed(let detail): "the speech command failed: \(detail)"
         case .emptyText: "nothing to say: the text is empty"
         }

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Speech
 
 /// The HTTP API of `herald serve` (DESIGN.md "Interfaces"), on Hummingbird.
 public struct HeraldAPI: Sendable {
@@ -212,6 +213,12 @@ public struct HeraldAPI: Sendable {
         var reminders: ReminderStatus?
     }
 
+    struct LanguageCoverage: Encodable, Sendable {
+        var lang: String
+        /// False while its phrases are machine-written.
+        var checked: Bool
+    }
+
     /// The settings in force, so an admin sees a reload take.
     struct ConfigInForce: Encodable, Sendable {
         var file: String?
@@ -225,6 +232,8 @@ public struct HeraldAPI: Sendable {
         /// Daily windows (`22:00-07:00`) and the volume `play_quieter` raises to.
         var quietHours: [String]
         var quietTargetVolume: String
+        /// The languages amounts are said in, each with whether a speaker checked its phrases.
+        var languages: [LanguageCoverage]
     }
 
     func health() async -> String {
@@ -240,7 +249,8 @@ public struct HeraldAPI: Sendable {
                                    maxVolume: "\(safeguard.maxVolume.percent)%", duckLevel: "\(Int((safeguard.duckLevel * 100).rounded()))%",
                                    mute: safeguard.mutePolicy.rawValue,
                                    quietHours: configuration.quietHours.windows.map(\.description),
-                                   quietTargetVolume: "\(configuration.quietHours.targetVolume.percent)%")
+                                   quietTargetVolume: "\(configuration.quietHours.targetVolume.percent)%",
+                                   languages: AmountGrammars.covered.map { LanguageCoverage(lang: $0, checked: PhraseTable.of($0).checkedBySpeaker) })
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),

@@ -6,20 +6,22 @@ public struct PaymentSummary: Sendable, Equatable {
     public var text: String
     public var total: Amount
 
-    /// The summary of `amounts` in one currency; nil when they cannot be summed (different
-    /// currencies, another language than en or zh).
+    /// The summary of `amounts` in one currency, in `language`'s phrases; nil when they cannot be
+    /// summed (different currencies, a language whose amounts Herald cannot say).
     public init?(amounts: [Amount], language: String) {
         guard amounts.count > 1, let currency = amounts.first?.currency,
               amounts.allSatisfy({ $0.currency == currency }),
               let grammar = try? AmountGrammars.grammar(for: language) else { return nil }
         let total = Amount(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
-        let totalWords = grammar.words(for: total).text
-        if grammar.language == "zh" {
-            let count = ChineseAmountGrammar().number(Int64(amounts.count)).joined()
-            text = "收到\(count == "二" ? "两" : count)笔付款，共\(totalWords)"
-        } else {
-            text = "\(EnglishAmountGrammar().number(Int64(amounts.count)).text) payments received, total \(totalWords)"
+        let count = Int64(amounts.count)
+        let countWords: String = switch grammar {
+        case let chinese as ChineseAmountGrammar: count == 2 ? "两" : chinese.number(count).joined()
+        case let cldr as CLDRAmountGrammar: cldr.number(count, before: .masculine).text
+        default: EnglishAmountGrammar().number(count).text
         }
+        text = PhraseTable.of(language).paymentsSummary
+            .replacingOccurrences(of: "{count}", with: countWords)
+            .replacingOccurrences(of: "{amount}", with: grammar.words(for: total).text)
         self.total = total
     }
 }

@@ -18,7 +18,7 @@ extension SpeechSettings {
 
     /// The template for `language`.
     public func phrase(for language: String) -> PhraseTemplate {
-        let base = language.lowercased().split(separator: "-").first.map(String.init) ?? language
+        let base = SpeechNames.baseLanguage(language)
         return phrases[base].map(PhraseTemplate.init) ?? PhraseTemplate.standard(language: base)
     }
 

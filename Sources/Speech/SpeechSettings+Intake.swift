@@ -18,17 +18,17 @@ extension SpeechSettings {
     /// Checks the language a request names, before it is queued: a language tag that Herald can
     /// speak with this config's engine, and for a payment one the amount grammars know.
     /// - Parameters:
-    ///   - forPayment: amounts are composed by a grammar (en, zh), whatever the engine.
+    ///   - forPayment: amounts are composed by a grammar (en, zh by hand, others from CLDR), whatever the engine.
     ///   - field: the request field to name in the error.
     /// - Throws: `SpeechFieldError` saying which languages to use instead.
     public func checkLanguage(_ language: String, forPayment: Bool, field: String = "lang") async throws(SpeechFieldError) {
-        let grammarLanguages = AmountGrammars.all.map(\.language).joined(separator: " or ")
+        let grammarLanguages = AmountGrammars.covered.joined(separator: ", ") + " (or another language CLDR spells numbers in)"
         guard SpeechNames.isLanguageTag(language) else {
             throw SpeechFieldError(field: field, message: "\(SpeechNames.quoted(language)) is not a language tag (letters, digits and -, at most 35 characters); use \(forPayment ? grammarLanguages : await suggestedLanguages()), or omit it")
         }
         if forPayment {
             guard (try? AmountGrammars.grammar(for: language)) != nil else {
-                throw SpeechFieldError(field: field, message: "amounts are spoken in \(grammarLanguages), not \(SpeechNames.quoted(language)); use one of those, or omit it")
+                throw SpeechFieldError(field: field, message: "amounts cannot be spoken in \(SpeechNames.quoted(language)) (CLDR spells no numbers in it that a voice here reads); use \(AmountGrammars.covered.joined(separator: ", ")), or omit it")
             }
         }
         guard engine == .espeakNG, let catalog = try? await EspeakSynthesizer.shared.catalog() else { return }

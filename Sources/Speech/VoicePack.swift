@@ -49,8 +49,7 @@ public struct VoicePack: Sendable {
 
     /// The pack for `language` under `packsDirectory` (`Sounds/voices/en`), if there is one.
     public static func find(language: String, in packsDirectory: String) throws -> VoicePack? {
-        let base = language.lowercased().split(separator: "-").first.map(String.init) ?? language
-        let folder = (packsDirectory as NSString).appendingPathComponent(base == "cmn" ? "zh" : base)
+        let folder = (packsDirectory as NSString).appendingPathComponent(SpeechNames.baseLanguage(language))
         guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json")) else {
             return nil
         }

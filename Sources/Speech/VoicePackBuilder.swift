@@ -10,13 +10,22 @@ public struct VoicePackBuilder: Sendable {
 
     public init(renderer: SpeechRenderer) { self.renderer = renderer }
 
-    /// Renders the pack for `language` into `directory`; `progress(done, total)` after each clip.
-    /// A folder it makes is 0700 and the files it makes 0600, like all of Herald's (a pack for
-    /// another account to read is made so with chmod).
-    public func build(language: String, into directory: String,
+    /// Every token a pack for `language` needs to say amounts in `currencies` from its clips:
+    /// the grammar's words and the payment phrase's own.
+    public func tokens(language: String, currencies: [Currency]) throws -> [String] {
+        let grammar = try AmountGrammars.grammar(for: language)
+        var seen = Set<String>()
+        return (grammar.vocabulary(for: currencies) + renderer.settings.phrase(for: language).literalTokens)
+            .filter { seen.insert($0).inserted }
+    }
+
+    /// Renders the pack for `language` into `directory`, with the words of amounts in `currencies`;
+    /// `progress(done, total)` after each clip. A folder it makes is 0700 and the files it makes
+    /// 0600, like all of Herald's (a pack for another account to read is made so with chmod).
+    public func build(language: String, currencies: [Currency] = Currency.all, into directory: String,
                       progress: @Sendable (Int, Int) -> Void) async throws -> VoicePack {
         let grammar = try AmountGrammars.grammar(for: language)
-        let tokens = grammar.vocabulary + renderer.settings.phrase(for: language).literalTokens
+        let tokens = try self.tokens(language: language, currencies: currencies)
         try PrivateFiles.makeFolder(directory)
         var clips: [String: String] = [:]
         var sampleRate = 22_050

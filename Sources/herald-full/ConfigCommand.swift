@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldConfig
 import HeraldCore
+import Speech
 
 extension Herald {
     struct ConfigCommand: AsyncParsableCommand {
@@ -61,6 +62,9 @@ extension Herald {
                     case .espeakNG: ""
                     }
                     print("  speech: \(speech.engine.rawValue)\(engineDetail), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")
+                    if !PhraseTable.has(speech.language) {
+                        print("  note: \(speech.language) has no phrase table: payments are said with English phrases (\"Payment received: ...\") around the amount in \(speech.language); set speech.phrases.\(SpeechNames.baseLanguage(speech.language)) to change it")
+                    }
                     print("  voice packs: \(speech.packsDirectory)")
                     print("  cache: \(configuration.cache.directory), at most \(configuration.cache.maxBytes) bytes, \(configuration.cache.warm.count) sentence(s) to warm")
                     let chimes = Priority.allCases.map { "\($0.rawValue) \(configuration.chimes[$0].map { ($0 as NSString).lastPathComponent } ?? "none")" }

@@ -16,8 +16,11 @@ extension Herald {
                 abstract: "Render a voice pack for LANG with the synthesizer (replace any clip with your own recording afterwards).")
             @OptionGroup var options: GlobalOptions
 
-            @Argument(help: "en or zh.")
+            @Argument(help: "A language amounts are said in: en, zh, es, hi, pt... (herald doctor lists them).")
             var language: String
+
+            @Option(name: .customLong("currency"), help: ArgumentHelp("A currency its amounts are in, repeatable (default: speech.currency; en and zh know theirs).", valueName: "CODE"))
+            var currencies: [String] = []
 
             @Option(help: ArgumentHelp("Where to write it (default: speech.packs/LANG).", valueName: "DIR"))
             var output: String?
@@ -39,9 +42,16 @@ extension Herald {
                 }
                 let directory = output ?? (context.configuration.speech.packsDirectory as NSString)
                     .appendingPathComponent(grammar.language)
-                let bar = ProgressBar(total: grammar.vocabulary.count + 1)
+                var chosen: [Currency] = []
+                for code in currencies {
+                    guard let currency = Currency.named(code) else { throw fail(AmountError.unknownCurrency(code)) }
+                    chosen.append(currency)
+                }
+                if chosen.isEmpty { chosen = [speech.currency] }
+                let builder = VoicePackBuilder(renderer: renderer)
+                let bar = ProgressBar(total: try builder.tokens(language: language, currencies: chosen).count + 1)
                 do {
-                    let pack = try await VoicePackBuilder(renderer: renderer).build(language: language, into: directory) {
+                    let pack = try await builder.build(language: language, currencies: chosen, into: directory) {
                         done, _ in bar.update(done, label: "")
                     }
                     bar.finish()

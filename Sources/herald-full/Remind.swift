@@ -61,7 +61,7 @@ extension Herald.Remind {
         @Option(help: "A webhook URL told when nobody acknowledged it or it was missed.")
         var escalate: String?
 
-        @Option(help: "Language: en or zh.")
+        @Option(help: "Language tag: en, zh, es, de...")
         var lang: String?
 
         @Option(help: "An engine voice or an alias from speech.voices.")

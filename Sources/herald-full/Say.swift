@@ -3,6 +3,7 @@ import HeraldApp
 import HeraldConfig
 import HeraldCore
 import RuntimePaths
+import Speech
 
 extension Herald {
     struct Say: AsyncParsableCommand {
@@ -16,7 +17,7 @@ extension Herald {
         @Argument(help: "What to say.")
         var text: String
 
-        @Option(help: "Language: en or zh (default: speech.language).")
+        @Option(help: "Language tag: en, zh, es, de... (default: speech.language).")
         var lang: String?
 
         @Option(help: "An engine voice (en-us+f3, cmn) or an alias from speech.voices (nova, alloy...).")
@@ -46,7 +47,7 @@ extension Herald {
             commandName: "pay",
             abstract: "Announce a payment received: from the voice pack when it has every word, else synthesized.",
             // As the parser would write it for one <amount> (it writes `[<amount> ...]` for `words`).
-            usage: "herald pay [--config <FILE>] [--verbose] [--priority <priority>] [--chime <NAME>] [--json] [--local] <amount> [--currency <currency>] [--lang <lang>]")
+            usage: "herald pay [--config <FILE>] [--verbose] [--priority <priority>] [--chime <NAME>] [--json] [--local] <amount> [--currency <currency>] [--lang <lang>] [--print]")
 
         @OptionGroup var options: GlobalOptions
         @OptionGroup var announceOptions: AnnounceOptions
@@ -56,11 +57,14 @@ extension Herald {
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The amount, exactly as a decimal: 25.30", valueName: "amount"))
         var words: [String] = []
 
-        @Option(help: "ISO code: USD, EUR, GBP, JPY, CNY (default: speech.currency).")
+        @Option(help: "ISO 4217 code: USD, EUR, INR, MXN... (default: speech.currency).")
         var currency: String?
 
-        @Option(help: "Language: en or zh (default: speech.language).")
+        @Option(help: "Language: en, zh, es, hi, pt... (default: speech.language; herald doctor lists them).")
         var lang: String?
+
+        @Flag(help: "Print the sentence it would say, and say nothing.")
+        var print = false
 
         /// The words before `--` (options the parser did not know, or the amount) and after it (values).
         private var given: (before: ArraySlice<String>, after: ArraySlice<String>) {
@@ -83,6 +87,18 @@ extension Herald {
         }
 
         func run() async throws {
+            if print {
+                let configuration = try await options.loadConfiguration()
+                let parsed: Amount
+                do { parsed = try Amount.payment(amount, currencyCode: currency, fallback: configuration.speech.currency) } catch { throw fail(error) }
+                let request = AnnouncementRequest(body: .payment(parsed), priority: .high, source: .cli, language: lang)
+                try await checkSpeechOptions(request, speech: configuration.speech)
+                let language = lang ?? configuration.speech.language
+                let grammar: any AmountGrammar
+                do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
+                Swift.print(configuration.speech.phrase(for: language).fill(grammar.words(for: parsed)).text)
+                return
+            }
             try await announce(options: options, announceOptions: announceOptions, amountForDaemon: currency == nil ? amount : nil) { configuration in
                 let parsed = try Amount.payment(amount, currencyCode: currency, fallback: configuration.speech.currency)
                 return AnnouncementRequest(body: .payment(parsed), priority: .high, source: .cli, language: lang)

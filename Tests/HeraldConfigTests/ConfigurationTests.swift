@@ -181,7 +181,7 @@ import Testing
         let found = await problems("""
             speech:
               engine: festival
-              language: fr
+              language: bn
               rate: 1000
               currency: XBT
               phrases:

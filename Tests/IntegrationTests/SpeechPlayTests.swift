@@ -50,11 +50,41 @@ extension OnTheTestSink {
         #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
     }
 
+    /// A payment in Spanish, from CLDR's words, said by espeak-ng's Spanish: heard for as long as
+    /// "Pago recibido: veinticinco pesos mexicanos con treinta centavos" takes (about 4 s).
+    @Test func aPaymentInSpanishIsHeardForThePlausibleLengthOfItsSentence() throws {
+        let harness = try HeraldHarness()
+        let printed = try harness.herald(["pay", "25.30", "--lang", "es", "--currency", "MXN", "--print"])
+        #expect(printed.stdout == "Pago recibido: veinticinco pesos mexicanos con treinta centavos\n", "\(printed.stdout)\(printed.stderr)")
+        #expect(try harness.history().isEmpty, "--print says nothing")
+        let (row, span) = try heard(harness, ["pay", "25.30", "--lang", "es", "--currency", "MXN"])
+        #expect(row["clip_source"] as? String == "synth", "no Spanish pack: synthesized")
+        #expect(row["body"] as? String == "25.30 MXN")
+        #expect(span > 2.5 && span < 7, "heard for \(span) s")
+    }
+
+    /// `herald pack build hi` renders every word of Hindi amounts in rupees; 250.75 INR is then
+    /// composed from its clips alone.
+    @Test func aHindiPackComposesAPaymentInRupeesFromItsClips() throws {
+        let harness = try HeraldHarness(extraConfig: "speech:\n  packs: PACKS\n")
+        let packs = harness.folder + "/packs"
+        try String(contentsOfFile: harness.configPath, encoding: .utf8).replacingOccurrences(of: "PACKS", with: packs)
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        let built = try harness.herald(["pack", "build", "hi", "--currency", "INR"])
+        #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
+        #expect(FileManager.default.fileExists(atPath: packs + "/hi/manifest.json"))
+        let (row, span) = try heard(harness, ["pay", "250.75", "--lang", "hi", "--currency", "INR"])
+        #expect(row["clip_source"] as? String == "pack", "\(row)")
+        let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
+        #expect(composed > 2)
+        #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
+    }
+
     @Test(arguments: [
         (["pay", "--", "-5"], "negative"), (["pay", "12.345"], "more decimals than USD has"),
         (["pay", "NaN"], "not a number"), (["pay", "5", "--currency", "XBT"], "currency 'XBT'"),
         (["say", "hello", "--lang", "xx"], "--lang: 'xx' is not a language espeak-ng speaks"),
-        (["pay", "5", "--lang", "fr"], "--lang: amounts are spoken in en or zh, not 'fr'"),
+        (["pay", "5", "--lang", "ja"], "--lang: amounts cannot be spoken in 'ja'"),
         (["say", "hello", "--voice", "zz-nonexistent"], "--voice: 'zz-nonexistent' is neither an alias"),
         (["say", "hello", "--voice", "../../../etc/passwd"], "--voice"),
         (["pay", "5", "--chime", "trumpet"], "chimes/trumpet.flac: no such file"),

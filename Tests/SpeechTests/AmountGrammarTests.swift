@@ -23,7 +23,9 @@ import Testing
         ("100000.10", "USD", "one hundred thousand dollars and ten cents"), ("1000000", "USD", "one million dollars"),
         ("1000001", "USD", "one million one dollars"), ("1001000", "USD", "one million one thousand dollars"),
         ("999999999.99", "USD", "nine hundred ninety-nine million nine hundred ninety-nine thousand nine hundred ninety-nine dollars and ninety-nine cents"),
-        ("0007.5", "USD", "seven dollars and fifty cents"),
+        ("0007.5", "USD", "seven dollars and fifty cents"), ("1000000000", "USD", "one billion dollars"),
+        ("21000000001.01", "USD", "twenty-one billion one dollars and one cent"),
+        ("999999999999.99", "USD", "nine hundred ninety-nine billion nine hundred ninety-nine million nine hundred ninety-nine thousand nine hundred ninety-nine dollars and ninety-nine cents"),
         ("1", "EUR", "one euro"), ("2.01", "EUR", "two euros and one cent"),
         ("1.01", "GBP", "one pound and one penny"), ("3.50", "GBP", "three pounds and fifty pence"),
         ("300", "JPY", "three hundred yen"), ("1", "JPY", "one yen"),
@@ -65,6 +67,8 @@ import Testing
         ("10000000", "CNY", "一千万元"), ("20000000", "CNY", "两千万元"), ("100000000", "CNY", "一亿元"),
         ("100000001", "CNY", "一亿零一元"), ("120000000", "CNY", "一亿两千万元"), ("100010000", "CNY", "一亿零一万元"),
         ("999999999.99", "CNY", "九亿九千九百九十九万九千九百九十九元九角九分"),
+        ("1000000000", "CNY", "十亿元"), ("200000000000", "CNY", "两千亿元"), ("100000000001", "CNY", "一千亿零一元"),
+        ("999999999999.99", "CNY", "九千九百九十九亿九千九百九十九万九千九百九十九元九角九分"),
         ("25.30", "USD", "二十五美元三十美分"), ("300", "JPY", "三百日元"), ("2", "USD", "两美元"),
     ]
 
@@ -111,7 +115,7 @@ import Testing
 
     @Test(arguments: [
         ("-5", "negative"), ("abc", "not a plain decimal"), ("1.234", "more decimals than USD has"),
-        ("1000000000", "too large"), ("NaN", "not a number"), ("Infinity", "not a number"), ("-inf", "not a number"),
+        ("1000000000000", "too large"), ("NaN", "not a number"), ("Infinity", "not a number"), ("-inf", "not a number"),
         ("", "empty"), ("1e5", "not a plain decimal"), ("1,000", "not a plain decimal"), ("12.", "not a plain decimal"),
         (".5", "not a plain decimal"), ("0x10", "not a plain decimal"), ("１２", "not a plain decimal"),
     ])
@@ -144,6 +148,12 @@ import Testing
     }
 
     @Test func unknownLanguagesAreNamed() {
-        #expect(throws: SpeechError.unknownLanguage("fr")) { try AmountGrammars.grammar(for: "fr") }
+        #expect(throws: SpeechError.unknownLanguage("bn")) { try AmountGrammars.grammar(for: "bn") }
+        #expect(throws: SpeechError.unknownLanguage("xx-yy")) { try AmountGrammars.grammar(for: "xx-yy") }
+    }
+
+    @Test func aSummaryIsSaidInTheLanguagesOwnPhrases() throws {
+        let pesos = [1000, 1500].map { Amount(minorUnits: $0, currency: try! #require(Currency.named("MXN"))) }
+        #expect(PaymentSummary(amounts: pesos, language: "es")?.text == "dos pagos recibidos, total veinticinco pesos mexicanos")
     }
 }

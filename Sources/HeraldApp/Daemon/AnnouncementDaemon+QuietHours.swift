@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Speech
 
 extension AnnouncementDaemon {
     /// What quiet hours made of an incoming entry.
@@ -115,7 +116,9 @@ extension AnnouncementDaemon {
                 guard case .text(let text) = entry.item.request.body else { return nil }
                 return text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?") ? text : text + "."
             }
-            await sayAsOne(held, text: "While it was quiet: " + sentences.joined(separator: " "),
+            // In the first one's language, as `sayAsOne` says it.
+            let lead = PhraseTable.of(held[0].item.request.language ?? context.configuration.speech.language).whileItWasQuiet
+            await sayAsOne(held, text: lead + " " + sentences.joined(separator: " "),
                            priority: Priority.mostUrgent(of: held.map(\.priority)) ?? .normal,
                            occasion: .quietHoursEnded, rooms: rooms)
         }

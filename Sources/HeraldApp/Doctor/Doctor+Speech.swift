@@ -5,9 +5,20 @@ import Speech
 extension Doctor {
     /// The synthesizer and its voices, then one voice pack per amount grammar.
     func speechChecks() async -> [DoctorFinding] {
-        var findings = [await synthesizerCheck()]
+        var findings = [await synthesizerCheck(), languageCheck()]
         for grammar in AmountGrammars.all { findings.append(packCheck(grammar)) }
         return findings
+    }
+
+    /// The languages amounts are said in, and whether speech.language has phrases of its own.
+    func languageCheck() -> DoctorFinding {
+        let language = context.configuration.speech.language
+        let covered = AmountGrammars.covered.map { PhraseTable.of($0).checkedBySpeaker ? $0 : "\($0)*" }.joined(separator: ", ")
+        guard PhraseTable.has(language) else {
+            return DoctorFinding("languages", .warning, "speech.language \(language) has no phrase table: its payments are said with English phrases around an amount in \(language). Amounts: \(covered) (* machine-written phrases)",
+                                 action: "set speech.phrases.\(SpeechNames.baseLanguage(language)) to the payment sentence, like \"... {amount}\"")
+        }
+        return DoctorFinding("languages", .ok, "amounts in \(covered) (* machine-written phrases, not yet checked by a speaker)")
     }
 
     func synthesizerCheck() async -> DoctorFinding {

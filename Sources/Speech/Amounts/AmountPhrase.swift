@@ -19,20 +19,36 @@ public protocol AmountGrammar: Sendable {
     func words(for amount: Amount) -> AmountPhrase
     /// Every token `words(for:)` can emit, for building a complete voice pack.
     var vocabulary: [String] { get }
+    /// Every token `words(for:)` can emit for amounts in `currencies` (a CLDR language names each
+    /// currency its own way; the hand grammars know theirs).
+    func vocabulary(for currencies: [Currency]) -> [String]
 }
 
-/// The grammars Herald ships.
+extension AmountGrammar {
+    public func vocabulary(for currencies: [Currency]) -> [String] { vocabulary }
+}
+
+/// The grammars Herald ships: English and Mandarin by hand, every other language CLDR spells
+/// numbers in through `CLDRAmountGrammar`.
 public enum AmountGrammars {
+    /// The hand-written grammars (their forms are exactly what their tests say).
     public static let all: [any AmountGrammar] = [EnglishAmountGrammar(), ChineseAmountGrammar()]
 
-    /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`...).
+    /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...).
+    /// - Throws: `SpeechError.unknownLanguage` when CLDR cannot spell amounts in it.
     public static func grammar(for language: String) throws -> any AmountGrammar {
-        let base = language.lowercased().split(separator: "-").first.map(String.init) ?? ""
-        switch base {
+        switch SpeechNames.baseLanguage(language) {
         case "en": return EnglishAmountGrammar()
-        case "zh", "cmn": return ChineseAmountGrammar()
-        default: throw SpeechError.unknownLanguage(language)
+        case "zh": return ChineseAmountGrammar()
+        default:
+            guard let grammar = CLDRAmountGrammar(language: language) else { throw SpeechError.unknownLanguage(language) }
+            return grammar
         }
+    }
+
+    /// The languages with a phrase table whose amounts Herald can say, for messages and status.
+    public static var covered: [String] {
+        PhraseTable.builtIn.keys.sorted().filter { (try? grammar(for: $0)) != nil }
     }
 }
 
@@ -42,9 +58,9 @@ public struct PhraseTemplate: Sendable, Equatable {
 
     public init(_ template: String) { self.template = template }
 
+    /// "Payment received: {amount}" in `language`'s phrase table, English's when it has none.
     public static func standard(language: String) -> PhraseTemplate {
-        language.lowercased().hasPrefix("zh") || language.lowercased() == "cmn"
-            ? PhraseTemplate("收款{amount}") : PhraseTemplate("Payment received: {amount}")
+        PhraseTemplate(PhraseTable.of(language).paymentReceived)
     }
 
     /// The template filled with `amount`; the literal parts become one token each.

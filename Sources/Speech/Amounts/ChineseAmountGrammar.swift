@@ -27,7 +27,7 @@ public struct ChineseAmountGrammar: AmountGrammar {
         Self.digits + ["两", "十", "百", "千", "万", "亿", "元", "角", "分", "美元", "美分", "欧元", "欧分", "英镑", "便士", "日元"]
     }
 
-    /// The tokens (characters) for 0...999,999,999.
+    /// The tokens (characters) for 0...999,999,999,999 (up to 九千九百九十九亿...).
     public func number(_ value: Int64) -> [String] {
         if value == 0 { return ["零"] }
         var tokens: [String] = []

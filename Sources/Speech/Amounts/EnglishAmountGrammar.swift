@@ -24,7 +24,7 @@ public struct EnglishAmountGrammar: AmountGrammar {
     }
 
     public var vocabulary: [String] {
-        var words = Self.ones + Self.tens.filter { !$0.isEmpty } + ["hundred", "thousand", "million", "and"]
+        var words = Self.ones + Self.tens.filter { !$0.isEmpty } + ["hundred", "thousand", "million", "billion", "and"]
         for currency in Currency.all {
             let units = Self.units(currency)
             words += [units.major.0, units.major.1, units.minor.0, units.minor.1].filter { !$0.isEmpty }
@@ -33,11 +33,11 @@ public struct EnglishAmountGrammar: AmountGrammar {
         return words.filter { seen.insert($0).inserted }
     }
 
-    /// Tokens for 0...999,999,999; the text joins tens and ones with a hyphen.
+    /// Tokens for 0...999,999,999,999; the text joins tens and ones with a hyphen.
     public func number(_ value: Int64) -> (text: String, tokens: [String]) {
         if value == 0 { return ("zero", ["zero"]) }
         var parts: [(String, [String])] = []
-        let groups: [(Int64, String?)] = [(1_000_000, "million"), (1_000, "thousand"), (1, nil)]
+        let groups: [(Int64, String?)] = [(1_000_000_000, "billion"), (1_000_000, "million"), (1_000, "thousand"), (1, nil)]
         var rest = value
         for (size, name) in groups where rest >= size {
             let group = rest / size
