@@ -12,7 +12,15 @@ public struct PaymentSummary: Sendable, Equatable {
         guard amounts.count > 1, let currency = amounts.first?.currency,
               amounts.allSatisfy({ $0.currency == currency }),
               let grammar = try? AmountGrammars.grammar(for: language) else { return nil }
-        let total = Amount(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
+        // A sum beyond what Herald speaks (or beyond Int64) is no summary: said one by one.
+        var sum: Int64 = 0
+        for amount in amounts {
+            let (next, overflow) = sum.addingReportingOverflow(amount.minorUnits)
+            guard !overflow else { return nil }
+            sum = next
+        }
+        let total = Amount(minorUnits: sum, currency: currency)
+        guard total.majorUnits <= Amount.maximumMajorUnits else { return nil }
         let count = Int64(amounts.count)
         let countWords: String = switch grammar {
         case let chinese as ChineseAmountGrammar: count == 2 ? "两" : chinese.number(count).joined()

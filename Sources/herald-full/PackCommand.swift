@@ -41,7 +41,7 @@ extension Herald {
                     do { try piper.checkSpeaks(grammar.language) } catch { throw fail(error) }
                 }
                 let directory = output ?? (context.configuration.speech.packsDirectory as NSString)
-                    .appendingPathComponent(grammar.language)
+                    .appendingPathComponent(SpeechNames.baseLanguage(grammar.language))
                 var chosen: [Currency] = []
                 for code in currencies {
                     guard let currency = Currency.named(code) else { throw fail(AmountError.unknownCurrency(code)) }

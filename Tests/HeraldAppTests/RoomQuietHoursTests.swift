@@ -95,3 +95,57 @@ import Testing
         await harness.stop()
     }
 }
+
+/// Found by review: the rooms quiet hours hold an announcement for are not lost when its first
+/// part fails, and a room whose quiet hours end first hears it then, not when every room's do.
+@Suite(.serialized) struct RoomQuietHoursReleaseTests {
+    /// 2026-11-24 06:00 UTC.
+    static let six = Date(timeIntervalSince1970: 1_795_500_000)
+
+    @Test func aFirstPartPastItsMaxAgeLeavesTheLaterRoomsToHearIt() async throws {
+        let harness = try await DaemonHarness(at: Self.six.addingTimeInterval(-60)) { configuration in
+            configuration.quietHours = QuietHours(windows: [QuietWindow("22:00-06:00")!], timeZone: TimeZone(identifier: "UTC")!)
+            configuration.configuredRooms = RoomSettings(rooms: [
+                // The kitchen's speaker is unplugged: its part waits for it, then runs out of time.
+                Room(name: "kitchen", sink: .named("usb_unplugged"), safeguard: configuration.safeguard, quietWindows: []),
+                Room(name: "bedroom", sink: .serverDefault, safeguard: configuration.safeguard),
+            ])
+        }
+        defer { Task { await harness.stop() } }
+        let record = try await harness.submit(AnnouncementRequest(body: .text("Take the morning pills")))
+        let daemon = harness.daemon
+        let waiting = Task { try await daemon.waitUntilFinished(id: record.id) }
+        // Past the bedroom's 06:00 and past normal's 30-minute max age for the kitchen's part.
+        #expect(await harness.eventually { harness.now.sleeping >= 1 })
+        harness.now.set(Self.six.addingTimeInterval(31 * 60))
+        let answer = try await waiting.value
+        #expect(answer?.outcome == .partial, "\(String(describing: answer?.error)) \(String(describing: answer?.rooms))")
+        #expect(answer?.rooms?.map(\.room) == ["kitchen", "bedroom"])
+        #expect(answer?.rooms?.map(\.outcome) == [.failed, .played])
+        #expect(await harness.sound.playsStarted == 1, "heard in the bedroom")
+        await harness.stop()
+    }
+
+    @Test func theRoomWhoseQuietHoursEndFirstHearsItThen() async throws {
+        let harness = try await DaemonHarness(at: Self.six.addingTimeInterval(-3600)) { configuration in
+            configuration.quietHours = QuietHours(windows: [QuietWindow("21:00-08:00")!], timeZone: TimeZone(identifier: "UTC")!)
+            configuration.configuredRooms = RoomSettings(rooms: [
+                Room(name: "kitchen", sink: .named("speaker"), safeguard: configuration.safeguard, quietWindows: [QuietWindow("22:00-06:00")!]),
+                Room(name: "bedroom", sink: .serverDefault, safeguard: configuration.safeguard),
+            ])
+        }
+        defer { Task { await harness.stop() } }
+        let record = try await harness.submit(AnnouncementRequest(body: .text("Water the plants")))
+        #expect(await harness.daemon.snapshot().deferred == 1, "quiet in both rooms at 05:00")
+        #expect(await harness.eventually { harness.now.sleeping == 1 })
+        harness.now.set(Self.six.addingTimeInterval(1))
+        #expect(await harness.eventually { await harness.sound.playsStarted == 1 }, "said in the kitchen at 06:00")
+        #expect(await harness.eventually { await harness.daemon.snapshot().deferred == 1 }, "held for the bedroom until 08:00")
+        #expect(try await harness.context.store.announcement(id: record.id)?.rooms?.map(\.room) == ["kitchen"])
+        harness.now.set(Self.six.addingTimeInterval(2 * 3600 + 1))
+        let answer = try await harness.outcome(of: record.id)
+        #expect(answer?.outcome == .played)
+        #expect(await harness.sound.playsStarted == 2)
+        await harness.stop()
+    }
+}

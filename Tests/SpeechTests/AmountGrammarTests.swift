@@ -32,6 +32,15 @@ import Testing
         ("25.30", "CNY", "twenty-five yuan and thirty fen"),
     ]
 
+    /// Currencies the grammar's own table lacks: CLDR's English names, Herald's minor units (the
+    /// English pack has no clip for them: synthesized).
+    @Test(arguments: [("25.30", "MXN", "twenty-five Mexican pesos and thirty centavos"), ("1", "INR", "one Indian rupee"),
+                      ("1.500", "BHD", "one Bahraini dinar and five hundred fils")])
+    func speaksOtherCurrenciesWithCLDRsNames(amount: String, currency: String, expected: String) throws {
+        let parsed = try Amount.parse(amount, currency: try #require(Currency.named(currency)))
+        #expect(EnglishAmountGrammar().words(for: parsed).text == expected)
+    }
+
     @Test(arguments: cases)
     func speaks(amount: String, currency: String, expected: String) throws {
         let parsed = try Amount.parse(amount, currency: try #require(Currency.named(currency)))
@@ -70,6 +79,7 @@ import Testing
         ("1000000000", "CNY", "十亿元"), ("200000000000", "CNY", "两千亿元"), ("100000000001", "CNY", "一千亿零一元"),
         ("999999999999.99", "CNY", "九千九百九十九亿九千九百九十九万九千九百九十九元九角九分"),
         ("25.30", "USD", "二十五美元三十美分"), ("300", "JPY", "三百日元"), ("2", "USD", "两美元"),
+
     ]
 
     @Test(arguments: cases)
@@ -150,6 +160,18 @@ import Testing
     @Test func unknownLanguagesAreNamed() {
         #expect(throws: SpeechError.unknownLanguage("bn")) { try AmountGrammars.grammar(for: "bn") }
         #expect(throws: SpeechError.unknownLanguage("xx-yy")) { try AmountGrammars.grammar(for: "xx-yy") }
+    }
+
+    /// Found by review: four of the largest payments summed past what the English grammar spells
+    /// (and past Int64 for a four-decimal currency) crashed the daemon at every start.
+    @Test func aSumBeyondWhatHeraldSpeaksIsNoSummary() throws {
+        let largest = Amount(minorUnits: Amount.maximumMajorUnits * 100 + 99, currency: .usd)
+        #expect(PaymentSummary(amounts: [largest, largest], language: "en") == nil)
+        #expect(PaymentSummary(amounts: Array(repeating: Amount(minorUnits: .max / 2, currency: .usd), count: 3), language: "en") == nil)
+        let pesos = try Amount.parse("25.30", currency: try #require(Currency.named("MXN")))
+        #expect(ChineseAmountGrammar().words(for: pesos).text == "二十五墨西哥比索三十分", "CLDR's name, 分 for the minor unit")
+        #expect(PaymentSummary(amounts: [Amount(minorUnits: 50_000_000_000_000, currency: .usd)] + [Amount(minorUnits: 1, currency: .usd)],
+                               language: "en")?.text.contains("five hundred billion") == true)
     }
 
     @Test func aSummaryIsSaidInTheLanguagesOwnPhrases() throws {

@@ -12,15 +12,26 @@ extension AnnouncementDaemon {
         case held(AnnouncementRecord)
     }
 
-    /// Quiet hours decide before the queue (DESIGN.md "Priorities"), room by room ("Rooms"): a
-    /// room whose quiet hours `suppress` the priority is logged `suppressed_quiet` in the row, one
-    /// that defers it hears it when its quiet hours end (a later turn of the same row), and
-    /// `play_quieter` lowers that room's target; critical plays everywhere. An entry whose rooms
-    /// all decide alike is held, suppressed or queued whole, as in a house of one room.
+    /// Quiet hours decide before the queue (DESIGN.md "Priorities"), room by room ("Rooms"): in a
+    /// room whose quiet hours hold now, the priority's policy applies (one policy per priority,
+    /// so a room is either said in now or quiet in the same way as the others): `suppress` logs
+    /// that room `suppressed_quiet` in the row, `defer` says it there when its quiet hours end (a
+    /// later turn of the same row), `play_quieter` lowers that room's target; critical plays
+    /// everywhere. An entry whose rooms all decide alike is held, suppressed or queued whole, as
+    /// in a house of one room.
     func applyQuietHours(to entry: inout Entry) async -> QuietDecision {
         let quiet = context.configuration.quietHours
         let now = self.now()
         let rooms = turnKit.rooms(for: entry.item)
+        guard !rooms.isEmpty else {
+            // The rooms quiet hours left it for were removed by a reload: it is over.
+            var record = entry.item.record
+            record.outcome = record.rooms.flatMap(RoomOutcome.overall) ?? .failed
+            record.error = "the rooms it waited for (\(entry.item.rooms?.joined(separator: ", ") ?? "")) are no longer in the config"
+            record.finishedAt = now
+            await log(record)
+            return .held(record)
+        }
         let plan = quiet.plan(for: entry.priority, in: rooms, at: now)
         entry.item.quietTargets = plan.quieter
         if !plan.suppressed.isEmpty, context.configuration.configuredRooms != nil {
@@ -40,8 +51,7 @@ extension AnnouncementDaemon {
             return .held(record)
         }
         if plan.now.isEmpty {
-            // Deferred wherever it is not suppressed: held whole, for the rooms that wait.
-            if !plan.suppressed.isEmpty { entry.item.rooms = plan.deferred }
+            // Deferred in every room it is for: held whole.
             let rooms = entry.item.rooms == nil ? "" : " in \(plan.deferred.joined(separator: ", "))"
             logger.notice("announcement \(entry.id) deferred to the end of quiet hours\(rooms)")
             machine.holdDeferred(entry)
@@ -61,19 +71,32 @@ extension AnnouncementDaemon {
     /// The turn of an entry said in some of its rooms is over and quiet hours hold it for others:
     /// the row keeps the rooms' outcomes so far, still without its own (a restart says it in the
     /// rooms left), and the entry waits for those rooms' quiet hours to end.
+    /// A part that failed (or waited past its max age) leaves its rooms `failed` in the row: the
+    /// rooms that wait still hear it.
     func holdForLaterRooms(_ entry: Entry, after record: AnnouncementRecord) async {
         var part = record
+        let said = Set((part.rooms ?? []).map(\.room))
+        let missing = (entry.item.rooms ?? []).filter { !said.contains($0) }.map {
+            RoomOutcome(room: $0, sink: nil, outcome: record.outcome == .interrupted ? .interrupted : .failed, error: record.error)
+        }
+        part.rooms = turnKit.ordered((part.rooms ?? []) + missing) ?? part.rooms
         part.outcome = nil
         part.error = nil
         part.finishedAt = nil
-        if await awaitInsert(of: part.id) {
-            do { try await context.store.record(part) } catch {
-                logger.error("could not log where announcement \(part.id) was said so far: \(error)")
-            }
+        guard await awaitInsert(of: part.id) else {
+            // No row (a duplicate from another process, or the log failed): nothing to say later.
+            machine.settle(id: part.id)
+            for waiter in (waiters.removeValue(forKey: part.id) ?? [:]).values { waiter.resume(returning: nil) }
+            return
+        }
+        do { try await context.store.record(part) } catch {
+            logger.error("could not log where announcement \(part.id) was said so far: \(error)")
         }
         // A `--local` run tells its user now where it was said and where it waits.
         if oneShot { notify(part) }
         var rest = entry
+        // Its max age counts from now for the rooms that wait: it waits for them on purpose.
+        rest.queuedAt = now()
         rest.item.record = part
         rest.item.rooms = entry.item.laterRooms
         rest.item.laterRooms = []
@@ -85,20 +108,25 @@ extension AnnouncementDaemon {
         changes.signal()
     }
 
-    /// When a room's quiet hours end, what they held for it goes to the queue in arrival order
-    /// (what is still quiet elsewhere waits on); several texts for the same rooms are said as one
-    /// summary, each original logged `coalesced` with the summary's id.
+    /// When a room's quiet hours end, what they held for it goes to the queue in arrival order,
+    /// to be said there now (and where it is still quiet, later: `applyQuietHours` splits it);
+    /// several texts for the same rooms, all of them free now, are said as one summary, each
+    /// original logged `coalesced` with the summary's id.
     func releaseDeferred() async {
         let now = self.now()
         let quiet = context.configuration.quietHours
-        let ready = machine.takeDeferred { entry in quiet.firstEnd(in: turnKit.rooms(for: entry.item), after: now) == nil }
+        let ready = machine.takeDeferred { entry in
+            turnKit.rooms(for: entry.item).contains { !quiet.inRoom($0).isQuiet(at: now) }
+        }
         defer { scheduleDeferredRelease() }
         guard !ready.isEmpty else { return }
         logger.notice("quiet hours ended: \(ready.count) deferred announcement(s) go to the queue")
-        // A text said nowhere yet joins the others for the same rooms in one summary.
+        // A text said nowhere yet, whose rooms are all free now, joins the others for the same
+        // rooms in one summary.
         var groups: [[String]?: [Entry]] = [:], order: [[String]?] = []
         for entry in ready {
-            guard case .text = entry.item.request.body, entry.item.record.rooms == nil else {
+            guard case .text = entry.item.request.body, entry.item.record.rooms == nil,
+                  quiet.firstEnd(in: turnKit.rooms(for: entry.item), after: now) == nil else {
                 await requeue(entry, at: now)
                 continue
             }
@@ -152,7 +180,8 @@ extension AnnouncementDaemon {
         guard machine.deferredCount > 0, !machine.stopping else { return }
         let now = self.now()
         let quiet = context.configuration.quietHours
-        let end = machine.deferred.compactMap { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) }.min() ?? now
+        // An entry none of whose rooms is quiet any more (a reload) goes now.
+        let end = machine.deferred.map { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) ?? now }.min() ?? now
         let sleep = self.sleep
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSince(now)) + 0.01

@@ -273,8 +273,8 @@ public actor AnnouncementDaemon {
                     continue
                 }
                 switch disposition {
-                case .log where !entry.item.laterRooms.isEmpty && end != .failed:
-                    // Said in the rooms it could be said in now: the others' quiet hours hold it.
+                case .log where !entry.item.laterRooms.isEmpty:
+                    // Said (or not) in the rooms it could be said in now: the others' quiet hours hold it.
                     await holdForLaterRooms(entry, after: record)
                 case .log:
                     var record = record
@@ -322,6 +322,10 @@ public actor AnnouncementDaemon {
             return (.finished(interrupted: true), record)
         }
         let rooms = kit.rooms(for: entry.item)
+        guard !rooms.isEmpty else {
+            kit.markFailed(&record, HeraldFailure.announcementFailed("the rooms it was for are no longer in the config"))
+            return (.failed, record)
+        }
         let policies = context.configuration.priorities
         if let open = session, open.sound !== sound || open.quietTargets != entry.item.quietTargets { await closeSession() }
         if let open = session, case .reopen(let reason) = await open.fit(for: rooms, priority: request.priority, policies: policies) {
@@ -463,6 +467,8 @@ public actor AnnouncementDaemon {
         Self.markStale(&record, at: now(), priority: entry.priority, maxAge: machine.queue.policies[entry.priority].maxAge.inSeconds,
                        reason: machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
+        // Too old for the rooms it was to be said in now; the rooms quiet hours hold it for still wait.
+        if !entry.item.laterRooms.isEmpty { return await holdForLaterRooms(entry, after: record) }
         await log(record)
     }
 

@@ -51,14 +51,11 @@ struct Turn: Sendable {
     }
 
     /// The rooms a queued entry's next turn plays in: those quiet hours left it for, when they
-    /// left it some (still rooms of the house: a reload that removed them all leaves it its
-    /// request's rooms), else every room of its request.
+    /// left it some (those still in the house: none, when a reload removed them all; never the
+    /// others, which heard it already), else every room of its request.
     func rooms(for item: AnnouncementDaemon.Queued) -> [Room] {
-        if let names = item.rooms {
-            let rooms = configuration.rooms.rooms.filter { names.contains($0.name) }
-            if !rooms.isEmpty { return rooms }
-        }
-        return rooms(for: item.request)
+        guard let names = item.rooms else { return rooms(for: item.request) }
+        return configuration.rooms.rooms.filter { names.contains($0.name) }
     }
 
     /// Each room's playback, for the row's per-room outcomes.
@@ -68,8 +65,9 @@ struct Turn: Sendable {
     /// figures (the first room's). The chime and `leadIn` milliseconds of silence go first. The
     /// playback is the first room's that played, or, when none did, the first room's error.
     /// - Parameter isLastPart: false when quiet hours hold the row for other rooms after this
-    ///   turn: it is then not marked heard (`SaidMark`), since a restart must still say it there;
-    ///   the row written with this turn's rooms is its mark.
+    ///   turn: it is then not marked heard (`SaidMark`), since a restart must still say it there.
+    ///   The row `holdForLaterRooms` writes after the turn stands in for the mark: a kill before
+    ///   that write makes the next start say it again in this turn's rooms too.
     func play(_ rendered: RenderedAudio, request: AnnouncementRequest, in session: SafeguardSession,
               rooms: [SafeguardSession.HeldRoom], record: inout AnnouncementRecord, requested: ContinuousClock.Instant,
               leadIn: Int, isLastPart: Bool = true) async -> (Playback, RoomResults) {

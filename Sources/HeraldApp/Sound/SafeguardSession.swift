@@ -151,13 +151,15 @@ public final class SafeguardSession: Sendable {
     public func fit(for rooms: [Room], priority: Priority, policies: PriorityPolicies) async -> SessionFit {
         let followsDefault = (rooms + placements.map(\.room)).contains { $0.sink == .serverDefault }
         async let sinks = try? sound.sinks()
-        async let defaultSink = followsDefault ? (try? sound.serverInfo())?.defaultSinkName : nil
+        async let info = followsDefault ? try? sound.serverInfo() : nil
         let held = SessionFit.Held(
             placed: placements.map { ($0.room.name, $0.sinkName) },
             open: self.held.map { ($0.room.name, $0.sinkName, $0.entry) },
             leftOut: notOpened.compactMap { left in placements.first { $0.room.name == left.room }.map { ($0.room, left.outcome) } })
+        let (seen, server) = await (sinks, info)
+        // A default sink that could not be read says nothing moved either.
         return SessionFit.decide(held, rooms: rooms, priority: priority, policies: policies,
-                                 sinks: await sinks, defaultSink: await defaultSink)
+                                 sinks: followsDefault && server == nil ? nil : seen, defaultSink: server?.defaultSinkName)
     }
 
     /// The rooms an announcement of `priority` plays in, and those it is not said in, with why: a

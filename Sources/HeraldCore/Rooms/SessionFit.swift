@@ -45,23 +45,22 @@ public enum SessionFit: Sendable, Equatable {
     }
 
     /// Decides for the next announcement, to `rooms` at `priority`, from what the server showed:
-    /// `sinks` (nil when the look failed: nothing says anything moved, and the play will tell;
-    /// closing on it would only pump the volume) and its default sink's name.
+    /// `sinks` and its default sink's name (nil when the look failed, or the default sink could
+    /// not be read while a room follows it: nothing says anything moved, and the play will tell;
+    /// closing on it would only pump the volume).
     public static func decide(_ held: Held, rooms: [Room], priority: Priority, policies: PriorityPolicies,
                               sinks: [SinkState]?, defaultSink: String?) -> SessionFit {
+        // A muted room this priority unmutes needs no look at the server.
+        for (room, outcome) in held.leftOut where outcome == .suppressedMuted
+            && policies.mutePolicy(for: priority, fallback: room.safeguard.mutePolicy) == .override {
+            return .reopen(.roomCanJoin(room.name))
+        }
         guard let sinks else { return .reuse }
         let placed = rooms.map { (room: $0.name, sink: $0.sinkName(among: sinks, defaultSink: defaultSink)) }
         guard placed.elementsEqual(held.placed, by: { $0.room == $1.room && $0.sink == $1.sink }) else { return .reopen(.roomsMoved) }
-        for (room, outcome) in held.leftOut {
-            switch outcome {
-            case .suppressedMuted where policies.mutePolicy(for: priority, fallback: room.safeguard.mutePolicy) == .override:
-                return .reopen(.roomCanJoin(room.name))
-            // One that failed with its sink there would fail again: reopening would only pump the others.
-            case .missed:
-                if case .found = room.pick(from: sinks, defaultSink: defaultSink) { return .reopen(.roomCanJoin(room.name)) }
-            default:
-                continue
-            }
+        // One that failed with its sink there would fail again: reopening would only pump the others.
+        for (room, outcome) in held.leftOut where outcome == .missed {
+            if case .found = room.pick(from: sinks, defaultSink: defaultSink) { return .reopen(.roomCanJoin(room.name)) }
         }
         for (_, sinkName, entry) in held.open {
             // A sink not shown cannot be judged: the play will tell.

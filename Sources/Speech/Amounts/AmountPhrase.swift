@@ -46,10 +46,9 @@ public enum AmountGrammars {
         }
     }
 
-    /// The languages with a phrase table whose amounts Herald can say, for messages and status.
-    public static var covered: [String] {
-        PhraseTable.builtIn.keys.sorted().filter { (try? grammar(for: $0)) != nil }
-    }
+    /// The languages with a phrase table whose amounts Herald can say, for messages and status
+    /// (found once: each costs a spell-out formatter).
+    public static let covered: [String] = PhraseTable.builtIn.keys.sorted().filter { (try? grammar(for: $0)) != nil }
 }
 
 /// A phrase around an amount: "Payment received: {amount}".

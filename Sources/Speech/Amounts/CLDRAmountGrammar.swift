@@ -16,7 +16,8 @@ public struct CLDRAmountGrammar: AmountGrammar {
     /// The phrases around the amount (the connector of major and minor), English's when the
     /// language has no table of its own.
     let phrases: PhraseTable
-    /// ICU's spell-out in this language, made once: a formatter costs far more to make than to use.
+    /// ICU's spell-out in this language, made with the grammar and used for all its numbers: a
+    /// formatter costs far more to make than to use.
     let spellOut: SpellOut
 
     static let softHyphen: Character = "\u{AD}"
@@ -30,10 +31,29 @@ public struct CLDRAmountGrammar: AmountGrammar {
         self.language = language.lowercased()
         phrases = PhraseTable.of(base)
         spellOut = SpellOut(locale: Self.locale(for: self.language))
-        guard base == "en" || spellOut.words(21) != Self.englishTwentyOne else { return nil }
+        guard base == "en" || Self.hasOwnRules(base, twentyOne: spellOut.words(21)) else { return nil }
     }
 
-    /// What ICU answers for a language it has no spell-out rules for: English.
+    /// Whether ICU spells numbers in `base` by rules of its own. For a language it has none for,
+    /// ICU answers in the process's default locale (`LANG=de_DE` gives German for Bengali), or in
+    /// English: as it answers for a language that does not exist. The default locale's own
+    /// language answers so too, and has rules when that answer is not English.
+    static func hasOwnRules(_ base: String, twentyOne: String) -> Bool {
+        // Digits are no spell-out (ICU writes "21" for Bengali under a Bengali default locale).
+        // (Decimal digits only: 二十一 is words.)
+        guard !twentyOne.unicodeScalars.contains(where: { $0.properties.numericType == .decimal }) else { return false }
+        if twentyOne != fallbackTwentyOne { return true }
+        return base == defaultLanguage && twentyOne != englishTwentyOne
+    }
+
+    /// The language of ICU's default locale, as ICU reads it from the environment.
+    static let defaultLanguage: String = {
+        let environment = ProcessInfo.processInfo.environment
+        let setting = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        return SpeechNames.baseLanguage(String(setting.prefix { $0 != "." && $0 != "@" }))
+    }()
+
+    static let fallbackTwentyOne = SpellOut(locale: Locale(identifier: "xx")).words(21)
     static let englishTwentyOne = SpellOut(locale: Locale(identifier: "en")).words(21)
 
     /// Languages whose spell-out CLDR has but no voice here reads: ICU writes Japanese numbers in
@@ -130,7 +150,9 @@ public struct CLDRAmountGrammar: AmountGrammar {
     public func words(for amount: Amount) -> AmountPhrase {
         let major = amount.majorUnits, minor = amount.fraction
         var parts: [(text: String, tokens: [String])] = []
-        if major > 0 || minor == 0 {
+        // The major part also when the minor unit has no name (none is missing today: English's
+        // "cent" stands in), so the amount is never said as nothing.
+        if major > 0 || minor == 0 || minorName(amount.currency) == nil {
             let (name, before) = currencyName(major, amount.currency)
             parts.append(part(major, name: name, before: before, gender: .masculine))
         }

@@ -12,14 +12,15 @@ public struct ChineseAmountGrammar: AmountGrammar {
 
     static let digits = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
 
-    /// (major, minor) unit words for currencies other than the yuan.
-    static func units(_ currency: Currency) -> (String, String?) {
+    /// (major, minor) unit words for the currencies other than the yuan that soundboxes say;
+    /// nil for the rest, said with CLDR's Chinese name (墨西哥比索) and 分.
+    static func units(_ currency: Currency) -> (String, String?)? {
         switch currency.code {
         case "USD": ("美元", "美分")
         case "EUR": ("欧元", "欧分")
         case "GBP": ("英镑", "便士")
         case "JPY": ("日元", nil)
-        default: ("元", nil)
+        default: nil
         }
     }
 
@@ -86,6 +87,8 @@ public struct ChineseAmountGrammar: AmountGrammar {
             }
         } else {
             let (majorName, minorName) = Self.units(amount.currency)
+                ?? (CLDRAmountGrammar(language: "zh")?.currencyName(major, amount.currency).name ?? amount.currency.code,
+                    MinorUnitNames.name(currency: amount.currency.code, language: "zh")?.form(.other))
             if major > 0 || minor == 0 || minorName == nil { tokens += lone(major) + [majorName] }
             if minor > 0, let minorName { tokens += lone(minor) + [minorName] }
         }

@@ -15,6 +15,7 @@ public struct EnglishAmountGrammar: AmountGrammar {
     /// (singular, plural) for the major and the minor unit.
     static func units(_ currency: Currency) -> (major: (String, String), minor: (String, String)) {
         switch currency.code {
+        // The others (`ownCurrencies`) are said with CLDR's names.
         case "EUR": (("euro", "euros"), ("cent", "cents"))
         case "GBP": (("pound", "pounds"), ("penny", "pence"))
         case "JPY": (("yen", "yen"), ("", ""))
@@ -70,7 +71,14 @@ public struct EnglishAmountGrammar: AmountGrammar {
         return (text.joined(separator: " "), tokens)
     }
 
+    /// The currencies whose names this grammar has; any other is said with CLDR's English names.
+    static let ownCurrencies: Set<String> = ["USD", "EUR", "GBP", "JPY", "CNY"]
+
     public func words(for amount: Amount) -> AmountPhrase {
+        // "twenty-five Mexican pesos and thirty centavos": ICU's English numbers are these ones.
+        if !Self.ownCurrencies.contains(amount.currency.code), let cldr = CLDRAmountGrammar(language: "en") {
+            return cldr.words(for: amount)
+        }
         let units = Self.units(amount.currency)
         let major = amount.majorUnits, minor = amount.fraction
         var text: [String] = [], tokens: [String] = []

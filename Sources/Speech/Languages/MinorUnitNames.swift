@@ -52,6 +52,9 @@ public enum MinorUnitNames {
         "EGP": .pair("piastre", "piastres"),
         "TRY": .same("kurus"),
         "RUB": .pair("kopek", "kopeks"),
+        // The thousandths of the three-decimal currencies (no language here has its own word).
+        "BHD": .same("fils"), "KWD": .same("fils"), "JOD": .same("fils"), "IQD": .same("fils"),
+        "OMR": .same("baisa"), "TND": .pair("millime", "millimes"), "LYD": .pair("dirham", "dirhams"),
     ]
 
     /// Only for completeness: ChineseAmountGrammar says amounts itself (角 and 分 for the yuan).

@@ -63,5 +63,7 @@ import Testing
         #expect(SessionFit.decide(muted, rooms: [living, bedroom], priority: .normal, policies: respectful, sinks: sinks, defaultSink: "pci") == .reuse)
         #expect(SessionFit.decide(muted, rooms: [living, bedroom], priority: .critical, policies: respectful, sinks: sinks, defaultSink: "pci")
                 == .reopen(.roomCanJoin("bedroom")), "critical unmutes")
+        #expect(SessionFit.decide(muted, rooms: [living, bedroom], priority: .critical, policies: respectful, sinks: nil, defaultSink: nil)
+                == .reopen(.roomCanJoin("bedroom")), "with no look at the server too")
     }
 }
