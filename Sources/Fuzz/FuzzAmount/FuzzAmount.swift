@@ -48,9 +48,16 @@ private func check(_ amount: Amount, parsedFrom text: String) {
     Fuzz.require((try? Amount.parse(logged: amount.description, fallback: .jpy)) == amount, "logged \(amount) does not read back")
 
     let english = EnglishAmountGrammar().words(for: amount)
-    checkEnglish(english, amount)
     let chinese = ChineseAmountGrammar().words(for: amount)
-    checkChinese(chinese, amount)
+    // The hand grammars' own currencies are checked word by word; any other ISO code is said
+    // with CLDR's names (CLDRAmountTests read those back with ICU's parser).
+    if EnglishAmountGrammar.ownCurrencies.contains(amount.currency.code) {
+        checkEnglish(english, amount)
+        checkChinese(chinese, amount)
+    } else {
+        Fuzz.require(!english.text.isEmpty && !english.text.contains("\u{AD}"), "'\(english.text)' for \(amount)")
+        Fuzz.require(!chinese.text.isEmpty, "no Mandarin words for \(amount)")
+    }
     for language in ["en", "zh"] {
         let filled = PhraseTemplate.standard(language: language).fill(language == "en" ? english : chinese)
         Fuzz.require(filled.text.count > (language == "en" ? english : chinese).text.count, "template lost the amount")
@@ -101,8 +108,8 @@ private func englishValue(_ words: [String]) -> Int64? {
             group += Int64(value) * 10
         } else if word == "hundred" {
             group *= 100
-        } else if word == "thousand" || word == "million" {
-            total += group * (word == "thousand" ? 1000 : 1_000_000)
+        } else if let size = ["thousand": Int64(1000), "million": 1_000_000, "billion": 1_000_000_000][word] {
+            total += group * size
             group = 0
         } else {
             return nil
@@ -117,7 +124,7 @@ private func checkChinese(_ phrase: AmountPhrase, _ amount: Amount) {
     let vocabulary = Set(grammar.vocabulary)
     Fuzz.require(phrase.tokens.allSatisfy(vocabulary.contains), "\(phrase.tokens) has characters outside the vocabulary")
     Fuzz.require(phrase.text == phrase.tokens.joined(), "text '\(phrase.text)' is not its tokens")
-    let (majorName, minorName) = ChineseAmountGrammar.units(amount.currency)
+    let (majorName, minorName) = ChineseAmountGrammar.units(amount.currency) ?? ("元", nil)
     // Unit -> its value in minor units.
     var unitValues: [String: Int64] = [majorName: amount.scale]
     if amount.currency == .cny { unitValues["角"] = 10; unitValues["分"] = 1 } else if let minorName { unitValues[minorName] = 1 }
