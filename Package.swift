@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian, one module each.
@@ -112,6 +113,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // `herald fleet serve`: the console of many hubs (their heartbeats, events and alarms through
+        // the broker's shared subscriptions, kept in PostgreSQL), and the simulator of hubs.
+        .target(
+            name: "HeraldFleet",
+            dependencies: [
+                "HeraldMQTT", "HeraldServer", "HeraldApp", "HeraldConfig", "HeraldCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // `herald`: a lean front (no Foundation, linked statically: no dynamic loader at all) that
         // hands `say` and `pay` to a running daemon's socket at once, and runs herald-full for
         // everything else.
@@ -124,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "herald-full",
             dependencies: [
-                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "PulseAudio",
+                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "HeraldFleet", "PulseAudio",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -170,6 +185,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(name: "HeraldMQTTTests", dependencies: ["HeraldMQTT", "HeraldCore"]),
+        .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),
         .testTarget(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", "HeraldTesting",

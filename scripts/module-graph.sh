@@ -18,6 +18,7 @@ layers = [
     ["HeraldApp"],
     ["HeraldIntake"],  # the intake HTTP and MQTT share
     ["HeraldServer", "HeraldMQTT"],  # the two edges: neither imports the other
+    ["HeraldFleet"],  # the fleet console: a broker client and an HTTP page of its own
     ["HeraldFront"],
     ["herald", "herald-full", "herald-bench"],
     ["HeraldTesting"],  # for tests only: above every production target, so none may depend on it

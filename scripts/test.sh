@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs Herald's whole test suite against a private PulseAudio server with a null sink and a
-# private Mosquitto broker, both started here in their own folders (so they never disturb another
-# server or broker) and stopped by their pids. Piper and its voice are installed once into a
+# Runs Herald's whole test suite against a private PulseAudio server with a null sink, a
+# private Mosquitto broker and a private PostgreSQL server (for the fleet console), all started
+# here in their own folders (so they never disturb another server or broker) and stopped by their pids. Piper and its voice are installed once into a
 # folder kept between runs (HERALD_TEST_PIPER). Arguments go to `swift test`
 # (scripts/test.sh --filter SpeechPlayTests).
 set -eu
@@ -16,6 +16,9 @@ PRIVATE_SINK=herald_test
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
 trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
+PRIVATE_PG_FSYNC=off
+. scripts/private-postgres.sh
+trap 'status=$?; stop_private_postgres; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 export HERALD_TEST_SINK=$PRIVATE_SINK
 swift build
 export HERALD_BIN="$(swift build --show-bin-path)/herald"

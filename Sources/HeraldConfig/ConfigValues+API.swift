@@ -1,17 +1,23 @@
 import Foundation
 
 extension ConfigValues {
+    /// A `host:port` to listen on (`[::1]:7370` too); nil when absent or reported.
+    mutating func listenAddress(_ key: String, example: String) -> (host: String, port: Int)? {
+        guard let listen = string(key), !listen.isEmpty else { return nil }
+        let separator = listen.lastIndex(of: ":")
+        let host = separator.map { String(listen[..<$0]) }?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
+        guard let separator, let port = Int(listen[listen.index(after: separator)...]), (1...65_535).contains(port), !host.isEmpty else {
+            report(key, "'\(listen)' is not host:port; write it like \(example)")
+            return nil
+        }
+        return (host, port)
+    }
+
     /// `api:`: where the daemon listens, who may use it, and what must be signed.
     mutating func readAPI(into api: inout APISettings) {
-        if let listen = string("api.listen"), !listen.isEmpty {
-            let separator = listen.lastIndex(of: ":")
-            let host = separator.map { String(listen[..<$0]) }?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
-            if let separator, let port = Int(listen[listen.index(after: separator)...]), (1...65_535).contains(port), !host.isEmpty {
-                api.host = host
-                api.port = port
-            } else {
-                report("api.listen", "'\(listen)' is not host:port; write it like 127.0.0.1:7370")
-            }
+        if let (host, port) = listenAddress("api.listen", example: "127.0.0.1:7370") {
+            api.host = host
+            api.port = port
         }
         for (token, _) in layout.mappings["api.tokens"] ?? [] {
             let role = string("api.tokens.\(token)") ?? ""

@@ -9,17 +9,7 @@ extension ConfigValues {
             }
             return nil
         }
-        guard let url = URLComponents(string: broker), let scheme = url.scheme?.lowercased(), ["mqtt", "mqtts"].contains(scheme),
-              let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/", url.user == nil else {
-            report("mqtt.broker", "'\(broker)' is not a broker address; write it like mqtt://broker.example.com:1883 or mqtts://broker.example.com:8883 (credentials go in mqtt.username and mqtt.password)")
-            return nil
-        }
-        let tls = scheme == "mqtts"
-        let port = url.port ?? (tls ? 8883 : 1883)
-        guard (1...65_535).contains(port) else {
-            report("mqtt.broker", "port \(port) is out of range; use 1 to 65535")
-            return nil
-        }
+        guard let (host, port, tls) = brokerAddress(broker, key: "mqtt.broker", credentials: "mqtt.username and mqtt.password") else { return nil }
         var hub = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "herald"
         if let name = string("mqtt.hub")?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
             if MQTTSettings.isTopicName(name) { hub = name } else {
@@ -54,11 +44,29 @@ extension ConfigValues {
             report(key, "is only used over TLS; write the broker as mqtts://")
         }
         settings.keepalive = duration("mqtt.keepalive", range: .seconds(5) ... .seconds(3600)) ?? settings.keepalive
+        settings.healthInterval = duration("mqtt.health_interval", range: .seconds(1) ... .seconds(3600)) ?? settings.healthInterval
         return settings
     }
 
+    /// `mqtt://HOST[:PORT]` or `mqtts://...`: host, port (1883 or 8883 by default) and TLS; nil
+    /// after reporting what is wrong under `key`.
+    mutating func brokerAddress(_ broker: String, key: String, credentials: String) -> (host: String, port: Int, tls: Bool)? {
+        guard let url = URLComponents(string: broker), let scheme = url.scheme?.lowercased(), ["mqtt", "mqtts"].contains(scheme),
+              let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/", url.user == nil else {
+            report(key, "'\(broker)' is not a broker address; write it like mqtt://broker.example.com:1883 or mqtts://broker.example.com:8883 (credentials go in \(credentials))")
+            return nil
+        }
+        let tls = scheme == "mqtts"
+        let port = url.port ?? (tls ? 8883 : 1883)
+        guard (1...65_535).contains(port) else {
+            report(key, "port \(port) is out of range; use 1 to 65535")
+            return nil
+        }
+        return (host, port, tls)
+    }
+
     /// A PEM file Herald can read, relative to the config file.
-    private mutating func readableFile(_ key: String) -> String? {
+    mutating func readableFile(_ key: String) -> String? {
         guard let written = string(key)?.trimmingCharacters(in: .whitespaces), !written.isEmpty else { return nil }
         let path = relativeToFile(written)
         guard FileManager.default.isReadableFile(atPath: path) else {

@@ -59,6 +59,7 @@ struct ConfigValues {
         readCache(into: &result.cache)
         readAPI(into: &result.api)
         result.mqtt = mqtt()
+        result.fleet = fleet()
         if layout.listItems["audio_url.allow_hosts"] != nil {
             result.audioURL.allowHosts = (reader.stringArray(forKey: configKey("audio_url.allow_hosts")) ?? [])
                 .map { $0.lowercased() }.filter { !$0.isEmpty }

@@ -25,6 +25,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var audioURL = AudioURLSettings()
     /// The MQTT link; nil when `mqtt.broker` is not set.
     public var mqtt: MQTTSettings?
+    /// The fleet console's settings (`herald fleet serve`); nil when `fleet.database` is not set.
+    public var fleet: FleetSettings?
     public var reminders = ReminderSettings()
     /// `quiet_hours` and `priorities.<p>.quiet_hours`.
     public var quietHours = QuietHours()

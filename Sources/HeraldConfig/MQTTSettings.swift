@@ -21,6 +21,8 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The CA certificates that sign the broker's (PEM); nil uses the system's.
     public var caFile: String?
     public var keepalive: Duration = .seconds(30)
+    /// How often the retained heartbeat `herald/<hub>/health` goes out (and at once on a change).
+    public var healthInterval: Duration = .seconds(60)
 
     public init(host: String, port: Int, tls: Bool, hub: String) {
         self.host = host
@@ -36,6 +38,7 @@ public struct MQTTSettings: Sendable, Equatable {
     public var announceTopic: String { "herald/\(hub)/announce" }
     public var eventsTopic: String { "herald/\(hub)/events" }
     public var statusTopic: String { "herald/\(hub)/status" }
+    public var healthTopic: String { "herald/\(hub)/health" }
     public func groupTopic(_ group: String) -> String { "herald/groups/\(group)/announce" }
     /// Every topic the hub subscribes to.
     public var subscriptions: [String] { [announceTopic] + groups.map(groupTopic) }

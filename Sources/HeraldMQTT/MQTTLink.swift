@@ -9,7 +9,9 @@ import ServiceLifecycle
 /// The hub's MQTT link as a `Service` of `herald serve` (DESIGN.md "Reaching hubs"): takes
 /// announcements from `herald/<hub>/announce` and its groups' topics through the same intake as
 /// the HTTP API (source `mqtt`), publishes each outcome to `herald/<hub>/events`, and keeps a
-/// retained `herald/<hub>/status` (`online` on connect; `offline` on a clean stop and as the will).
+/// retained `herald/<hub>/status` (`online` on connect; `offline` on a clean stop and as the will)
+/// and a retained heartbeat `herald/<hub>/health` (`HubHealth`) every `mqtt.health_interval` and
+/// at once when it changes in a way that matters.
 ///
 /// A broker that is away never stops the daemon: the loop retries with backoff while speech
 /// through the API goes on, and `monitor` tells `/v1/status` how the link stands.
@@ -19,13 +21,16 @@ public struct MQTTLink: Service {
     let intake: AnnouncementIntake
     let daemon: AnnouncementDaemon
     let live: LiveContext
+    let reminders: ReminderService?
     let version: String
     let logger: Logger
 
-    public init(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext, version: String, logger: Logger) {
+    public init(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext, reminders: ReminderService?,
+                version: String, logger: Logger) {
         self.settings = settings
         self.daemon = daemon
         self.live = live
+        self.reminders = reminders
         self.version = version
         self.logger = logger
         intake = AnnouncementIntake(daemon: daemon, live: live)
@@ -52,6 +57,7 @@ public struct MQTTLink: Service {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await reportTakenUp(outbox: outbox) }
+                group.addTask { await heartbeat(client: client, outbox: outbox) }
                 for await event in client.events {
                     switch event {
                     case .connected:
@@ -78,6 +84,8 @@ public struct MQTTLink: Service {
                         logger.error("MQTT: \(what); check the broker's ACL for \(settings.username ?? "this hub's user")")
                     }
                 }
+                // The events ended (the client stopped): the heartbeat would beat on alone.
+                group.cancelAll()
             }
         } onGracefulShutdown: {
             // Ends the event stream above once the goodbye is out.
@@ -172,6 +180,27 @@ public struct MQTTLink: Service {
         let rows = await daemon.rowsTakenUpFromLastRun().filter { $0.source == .mqtt }
         await withDiscardingTaskGroup { group in
             for row in rows { group.addTask { await report(row, topic: settings.announceTopic, outbox: outbox) } }
+        }
+    }
+
+    /// Publishes the retained heartbeat every `mqtt.health_interval`, and at once (within one look,
+    /// every 5 s at most) when something that matters changed or the link came back. Not queued
+    /// while the broker is away: a heartbeat is worth only its moment.
+    private func heartbeat(client: MosquittoClient, outbox: EventOutbox) async {
+        let interval = settings.healthInterval
+        let look = min(interval, .seconds(5))
+        var published: (health: HubHealth, at: ContinuousClock.Instant)?
+        while !Task.isCancelled {
+            if client.isConnected {
+                let health = await HubHealth.gather(settings: settings, daemon: daemon, live: live, reminders: reminders, version: version)
+                if published.map({ $0.health.significant != health.significant || ContinuousClock.now - $0.at >= interval }) ?? true {
+                    await outbox.sendNow(settings.healthTopic, health.json, retain: true)
+                    published = (health, ContinuousClock.now)
+                }
+            } else {
+                published = nil
+            }
+            try? await Task.sleep(for: look)
         }
     }
 

@@ -18,8 +18,8 @@ import Synchronization
 /// lookup error (a hub that boots before its network, a broker certificate being renewed), its
 /// backoff counts whole seconds, and it reports nothing between attempts. A hub behind NAT must
 /// keep trying whatever happened, and say why in `/v1/status` each time.
-final class MosquittoClient: @unchecked Sendable {
-    enum Event: Sendable {
+package final class MosquittoClient: @unchecked Sendable {
+    package enum Event: Sendable {
         /// CONNACK accepted and the subscriptions sent.
         case connected
         /// The attempt failed or the connection dropped; the next attempt comes after `retryIn`.
@@ -34,18 +34,18 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     /// One PUBLISH as the broker delivered it.
-    struct Message: Sendable {
-        var topic: String
-        var payload: [UInt8]
+    package struct Message: Sendable {
+        package var topic: String
+        package var payload: [UInt8]
         /// The retain flag as its publisher set it: Herald subscribes with "retain as published",
         /// so this holds for a live delivery too, not only for one handed over at subscribe.
-        var retained: Bool
+        package var retained: Bool
         /// Every MQTT 5 user property named `herald-signature` (any case), in order.
-        var signatures: [String]
+        package var signatures: [String]
     }
 
     /// What the loop thread reports, in order. Finishes when the loop has ended.
-    let events: AsyncStream<Event>
+    package let events: AsyncStream<Event>
     private let handle: OpaquePointer
     private let callbacks: MosquittoCallbacks
     private let settings: MQTTSettings
@@ -71,12 +71,13 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// A configured client, not connected yet; `will` is published by the broker if the hub
     /// vanishes without saying goodbye.
-    init(settings: MQTTSettings, will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
+    /// `subscriptions`: the topic filters subscribed at every connect (the hub's own by default).
+    package init(settings: MQTTSettings, subscriptions: [String]? = nil, will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
         try check(Self.libraryReady, "initialise libmosquitto")
         let (events, continuation) = AsyncStream<Event>.makeStream()
         self.events = events
         self.settings = settings
-        callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: settings.subscriptions)
+        callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: subscriptions ?? settings.subscriptions)
         // clean_start false (with the session expiry below): the broker keeps the subscriptions and
         // the QoS 1 messages sent while the hub is away, under this client id.
         guard let handle = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(callbacks).toOpaque()) else {
@@ -148,7 +149,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// Starts the network loop thread: connect, then keep connected until `stop`, which the
     /// owner must call (the thread keeps the client alive until then).
-    func start() {
+    package func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         loopRunning.enter()
         let thread = Thread { [self] in runLoop() }
@@ -159,7 +160,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// Publishes `payload` (QoS 1) and returns its message id, which `Event.acknowledged` names
     /// once the broker has it. Throws when the broker is not connected: the caller keeps it.
     @discardableResult
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws(MosquittoError) -> Int32 {
+    package func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws(MosquittoError) -> Int32 {
         guard callbacks.isConnected else { throw MosquittoError(MosquittoError.noConnection, "publish to \(topic)") }
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes {
@@ -170,12 +171,12 @@ final class MosquittoClient: @unchecked Sendable {
         return mid
     }
 
-    var isConnected: Bool { callbacks.isConnected }
+    package var isConnected: Bool { callbacks.isConnected }
 
     /// Sends `goodbye` (retained) if connected, disconnects cleanly (so the broker keeps the will
     /// to itself), waits for the loop thread to end (at most about 2 s) and finishes `events`.
     /// Any number of calls; only the first says goodbye. Blocks: call it off the cooperative pool.
-    func stop(goodbye: (topic: String, payload: [UInt8])?) {
+    package func stop(goodbye: (topic: String, payload: [UInt8])?) {
         if started.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
             if let goodbye { _ = try? publish(goodbye.topic, goodbye.payload, retain: true) }
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {

@@ -21,11 +21,11 @@ struct BrowserGuard: RouterMiddleware {
     }
 
     private func check(_ request: Request, context: Context) throws {
-        if let problem = Self.bodyTypeProblem(request.headers) {
+        if let problem = BrowserRules.bodyTypeProblem(request.headers) {
             throw APIError(.unsupportedMediaType, field: "Content-Type", problem).counted(as: .contentType)
         }
         guard !context.overLocalSocket else { return }
-        if let authority = request.head.authority, !Self.isAllowedHost(authority, hostnames: api().hostnames) {
+        if let authority = request.head.authority, !BrowserRules.isAllowedHost(authority, hostnames: api().hostnames) {
             throw APIError(.misdirectedRequest, field: "Host",
                            "'\(authority)' is not a name this daemon answers to; use 127.0.0.1, localhost, or add the name to api.hostnames").counted(as: .host)
         }
@@ -47,9 +47,19 @@ struct BrowserGuard: RouterMiddleware {
     static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
     static let secFetchDest = HTTPField.Name("Sec-Fetch-Dest")!
 
+    /// A person following a link to the admin page: the page holds no data, and its
+    /// `frame-ancestors 'none'` keeps it out of another page's frame.
+    static func isNavigationToThePage(_ request: Request) -> Bool {
+        request.method == .get && AdminPage.paths.contains(request.uri.path)
+            && request.headers[secFetchMode] == "navigate" && request.headers[secFetchDest] == "document"
+    }
+}
+
+/// What a daemon on loopback answers to, for the hub's API and the fleet console alike.
+package enum BrowserRules {
     /// A body must say it is JSON: a browser cannot send `application/json` to another origin
     /// without asking first (a CORS preflight, which this daemon never grants).
-    static func bodyTypeProblem(_ headers: HTTPFields) -> String? {
+    package static func bodyTypeProblem(_ headers: HTTPFields) -> String? {
         let contentType = headers[.contentType]
         let hasBody = headers[.transferEncoding] != nil || (headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
         guard hasBody || contentType != nil else { return nil }
@@ -60,7 +70,7 @@ struct BrowserGuard: RouterMiddleware {
     }
 
     /// `localhost`, an IP literal, or a name in `api.hostnames`, with or without a port.
-    static func isAllowedHost(_ authority: String, hostnames: Set<String>) -> Bool {
+    package static func isAllowedHost(_ authority: String, hostnames: Set<String>) -> Bool {
         if authority.hasPrefix("[") { return authority.contains("]") }
         let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let name = APISettings.normalizedHostname(host)
@@ -74,10 +84,4 @@ struct BrowserGuard: RouterMiddleware {
         }
     }
 
-    /// A person following a link to the admin page: the page holds no data, and its
-    /// `frame-ancestors 'none'` keeps it out of another page's frame.
-    static func isNavigationToThePage(_ request: Request) -> Bool {
-        request.method == .get && AdminPage.paths.contains(request.uri.path)
-            && request.headers[secFetchMode] == "navigate" && request.headers[secFetchDest] == "document"
-    }
 }

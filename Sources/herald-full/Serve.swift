@@ -55,11 +55,11 @@ extension Herald {
             let warm = await Warmup.run(live.value)
             let daemon = AnnouncementDaemon(context: live.value, connector: connector, warmFormat: warm.speechFormat)
             // The MQTT link's settings are read at start: a reload does not reconnect it.
+            let reminders = ReminderService(live: live, daemon: daemon)
             let link = live.value.configuration.mqtt.map {
-                MQTTLink(settings: $0, daemon: daemon, live: live, version: Herald.version, logger: logger)
+                MQTTLink(settings: $0, daemon: daemon, live: live, reminders: reminders, version: Herald.version, logger: logger)
             }
             let monitor = link?.monitor
-            let reminders = ReminderService(live: live, daemon: daemon)
             let api = HeraldAPI(daemon: daemon, live: live, version: Herald.version, link: { monitor?.snapshot() },
                                 reminders: reminders)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: api.application(logger: logger))]

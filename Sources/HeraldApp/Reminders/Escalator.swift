@@ -72,19 +72,7 @@ public struct Escalator: Sendable {
             row.attempts = attempt
             do {
                 guard let client else { throw NoClient() }
-                var request = HTTPClientRequest(url: row.url)
-                request.method = .POST
-                request.headers.add(name: "content-type", value: "application/json")
-                request.headers.add(name: "user-agent", value: "herald")
-                request.body = .bytes(body)
-                let sent = request
-                // One bound for the answer and its body: a webhook that stops sending holds nothing.
-                let code = try await withDeadline(.seconds(15), timeoutError: { HTTPClientError.deadlineExceeded }) {
-                    let response = try await client.execute(sent, timeout: .seconds(15))
-                    _ = try? await response.body.collect(upTo: 65_536)
-                    return Int(response.status.code)
-                }
-                guard (200..<300).contains(code) else { throw StatusError(code: code) }
+                try await WebhookPost.send(body, to: row.url, client: client)
                 row.deliveredAt = Date()
                 row.error = nil
                 row = (try? await database.saveEscalation(row)) ?? row
@@ -117,8 +105,4 @@ public struct Escalator: Sendable {
         var description: String { "this process has no HTTP client to send it with" }
     }
 
-    struct StatusError: Error, CustomStringConvertible {
-        var code: Int
-        var description: String { "the webhook answered HTTP \(code)" }
-    }
 }

@@ -1,6 +1,6 @@
 extension AdminPage {
     /// One column on a phone, two on a wide screen; visible focus for keyboard users.
-    static let style = #"""
+    package static let style = #"""
 :root { font-family: system-ui, sans-serif; color: #1b1b1b; background: #f6f6f4; }
 body { margin: 0; }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1rem; padding: .75rem 1rem; background: #23395b; color: #fff; }

@@ -4,7 +4,7 @@ import NIOCore
 
 /// The admin page at `/`: plain HTML, CSS and JavaScript compiled into the binary (no build step,
 /// no external assets). It reads and acts only through the JSON API, with the same tokens.
-enum AdminPage {
+package enum AdminPage {
     enum Asset { case html, script, style }
 
     /// The paths that serve the page itself; they hold no data, so they need no token.

@@ -1,0 +1,78 @@
+import Foundation
+import HeraldCore
+
+extension ConfigValues {
+    /// `fleet:`; nil (no console) when `fleet.database` is absent or empty.
+    mutating func fleet() -> FleetSettings? {
+        guard let written = string("fleet.database")?.trimmingCharacters(in: .whitespaces), !written.isEmpty else {
+            if let key = ["fleet.broker", "fleet.listen", "fleet.alarms.webhook"].first(where: { !(string($0) ?? "").isEmpty }) {
+                report(key, "has no effect without fleet.database; add database: postgres://herald@127.0.0.1:5432/herald_fleet or remove it")
+            }
+            return nil
+        }
+        guard let database = fleetDatabase(written) else { return nil }
+        let brokerText = string("fleet.broker")?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !brokerText.isEmpty else {
+            report("fleet.broker", "the console needs the hubs' broker; write it like broker: mqtt://127.0.0.1:1883")
+            return nil
+        }
+        guard let (host, port, tls) = brokerAddress(brokerText, key: "fleet.broker", credentials: "fleet.username and fleet.password") else {
+            return nil
+        }
+        var name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
+        if let written = string("fleet.name")?.trimmingCharacters(in: .whitespaces), !written.isEmpty {
+            if MQTTSettings.isTopicName(written) { name = written } else {
+                report("fleet.name", "'\(written)' must be letters, digits, - _ and ., like console-a")
+            }
+        }
+        var broker = MQTTSettings(host: host, port: port, tls: tls, hub: name)
+        broker.clientID = "herald-fleet-\(name)"
+        broker.username = string("fleet.username").flatMap { $0.isEmpty ? nil : $0 }
+        broker.password = string("fleet.password").flatMap { $0.isEmpty ? nil : $0 }
+        if broker.password != nil && broker.username == nil { report("fleet.password", "a password needs fleet.username") }
+        broker.caFile = readableFile("fleet.ca")
+        if !tls && !(string("fleet.ca") ?? "").isEmpty { report("fleet.ca", "is only used over TLS; write the broker as mqtts://") }
+        var fleet = FleetSettings(broker: broker, database: database, name: name)
+        if let (host, port) = listenAddress("fleet.listen", example: "127.0.0.1:7380") {
+            fleet.listenHost = host
+            fleet.listenPort = port
+        }
+        if let after = duration("fleet.alarms.offline_after", range: .seconds(1) ... .seconds(7 * 86_400)) {
+            fleet.alarms.offlineAfter = after.inSeconds
+        }
+        if let after = duration("fleet.alarms.unacknowledged_after", range: .seconds(1) ... .seconds(7 * 86_400)) {
+            fleet.alarms.unacknowledgedAfter = after.inSeconds
+        }
+        if let size = string("fleet.alarms.low_disk"), !size.isEmpty {
+            if let bytes = Self.byteCount(size) { fleet.alarms.lowDiskBytes = bytes } else {
+                report("fleet.alarms.low_disk", "'\(size)' is not a size; write it like 200MB")
+            }
+        }
+        if let url = string("fleet.alarms.webhook")?.trimmingCharacters(in: .whitespaces), !url.isEmpty {
+            if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil {
+                fleet.webhook = url
+            } else {
+                report("fleet.alarms.webhook", "'\(url)' is not an http(s) URL; write it like https://ops.example.com/herald-alarms")
+            }
+        }
+        fleet.eventsRetention = duration("fleet.events_retention", range: .seconds(3600) ... .seconds(3650 * 86_400))
+            ?? fleet.eventsRetention
+        return fleet
+    }
+
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (or `postgresql://`).
+    private mutating func fleetDatabase(_ written: String) -> FleetSettings.Database? {
+        guard let url = URLComponents(string: written), let scheme = url.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme),
+              let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty,
+              case let name = String(url.path.drop(while: { $0 == "/" })), !name.isEmpty, !name.contains("/") else {
+            report("fleet.database", "'\(written)' is not a PostgreSQL address; write it like postgres://herald@127.0.0.1:5432/herald_fleet (user, host and database)")
+            return nil
+        }
+        let port = url.port ?? 5432
+        guard (1...65_535).contains(port) else {
+            report("fleet.database", "port \(port) is out of range; use 1 to 65535")
+            return nil
+        }
+        return FleetSettings.Database(host: host, port: port, user: user, password: url.password, name: name)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HeraldCore
+
+/// `fleet:`: the console of many hubs, `herald fleet serve` (docs/fleet.md). Off (nil in
+/// `HeraldConfiguration.fleet`) unless `fleet.database` is set.
+public struct FleetSettings: Sendable, Equatable {
+    /// Where PostgreSQL is: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    public struct Database: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var user: String
+        public var password: String?
+        public var name: String
+
+        public init(host: String, port: Int = 5432, user: String, password: String? = nil, name: String) {
+            self.host = host
+            self.port = port
+            self.user = user
+            self.password = password
+            self.name = name
+        }
+
+        /// The address without the password: for logs and `/v1/status`.
+        public var description: String { "postgres://\(user)@\(host):\(port)/\(name)" }
+    }
+
+    /// The broker the hubs publish to; its `hub` is the console's name, `clientID` its session.
+    public var broker: MQTTSettings
+    public var database: Database
+    public var listenHost = "127.0.0.1"
+    public var listenPort = 7380
+    /// This console's name: its MQTT client id is `herald-fleet-<name>`, and alarms say who opened them.
+    public var name: String
+    public var alarms = AlarmThresholds()
+    /// Where an alarm's opening and closing are POSTed; nil: shown on the page only.
+    public var webhook: String?
+    /// Events older than this are deleted.
+    public var eventsRetention: Duration = .seconds(30 * 86_400)
+
+    /// Every console joins this shared subscription group, so each message reaches one of them.
+    public static let shareGroup = "herald-fleet"
+
+    /// The topics a console subscribes to: every hub's status, heartbeat and events, shared.
+    public static let subscriptions = ["status", "health", "events"].map { "$share/\(shareGroup)/herald/+/\($0)" }
+
+    public init(broker: MQTTSettings, database: Database, name: String) {
+        self.broker = broker
+        self.database = database
+        self.name = name
+    }
+
+    public var listenURL: String { "http://\(listenHost.contains(":") ? "[\(listenHost)]" : listenHost):\(listenPort)" }
+}

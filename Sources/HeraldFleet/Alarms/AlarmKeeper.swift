@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldApp
+import HeraldConfig
+import HeraldCore
+import Logging
+import ServiceLifecycle
+
+/// Opens and closes the fleet's alarms and sends their notices, a `Service` of every console.
+///
+/// Every `sweepEvery`, one console at a time (a PostgreSQL advisory lock: the others skip that
+/// turn) reads every hub's presence and last heartbeat, asks `AlarmRules` what alarms they call
+/// for, opens what is missing and closes what is no longer wanted. The unique key of open alarms
+/// makes an alarm open once even if two consoles tried. Then any console sends the notices due,
+/// each claimed for a while so no other console sends it at the same time.
+public struct AlarmKeeper: Service {
+    let settings: FleetSettings
+    let store: FleetStore
+    let metrics: FleetMetrics
+    let client: HTTPClient
+    let logger: Logger
+    var sweepEvery: Duration = .seconds(2)
+    var pruneEvery: Duration = .seconds(3600)
+
+    public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, client: HTTPClient, logger: Logger) {
+        self.settings = settings
+        self.store = store
+        self.metrics = metrics
+        self.client = client
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        var lastPrune = ContinuousClock.now - pruneEvery
+        var failing = false
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await sweep()
+                try await sendNotices()
+                if ContinuousClock.now - lastPrune >= pruneEvery {
+                    let pruned = try await store.prune(olderThan: settings.eventsRetention)
+                    if pruned > 0 { logger.info("fleet: deleted \(pruned) events older than \(settings.eventsRetention)") }
+                    lastPrune = .now
+                }
+                if failing { logger.notice("fleet: alarms are kept again") }
+                failing = false
+            } catch {
+                if !failing { logger.error("fleet: could not keep the alarms: \(String(reflecting: error)); trying again") }
+                failing = true
+            }
+            try? await Task.sleep(for: sweepEvery)
+        }
+    }
+
+    /// One turn of the alarm rules over every hub, if no other console is taking its turn now.
+    func sweep(now: Date = Date()) async throws {
+        try await store.whileHoldingSweepLock {
+            let presences = try await store.presences()
+            let open = try await store.openAlarms()
+            var wanted: [WantedAlarm] = []
+            for (hub, presence, health) in presences {
+                wanted += AlarmRules.wanted(hub: hub, presence: presence, health: health, thresholds: settings.alarms, now: now)
+            }
+            let changes = AlarmRules.changes(wanted: wanted, open: Set(open.keys))
+            for alarm in changes.open {
+                if let opened = try await store.open(alarm, by: settings.name) {
+                    logger.warning("fleet: alarm \(opened.id) opened: \(opened.kind) on \(opened.hub): \(opened.detail)")
+                }
+            }
+            for key in changes.close {
+                if let id = open[key], let closed = try await store.close(id: id, by: settings.name) {
+                    logger.notice("fleet: alarm \(closed.id) closed: \(closed.kind) on \(closed.hub), its cause is gone")
+                }
+            }
+        }
+    }
+
+    /// Sends every notice due now, one claimed at a time.
+    func sendNotices() async throws {
+        while let notice = try await store.claimNotice(lease: .seconds(60)) {
+            guard let url = settings.webhook else {
+                try await store.noticeDone(notice, error: "no fleet.alarms.webhook to send it to")
+                continue
+            }
+            let body = AlarmNotice(notice, console: settings.name).json
+            do {
+                try await WebhookPost.send(body, to: url, client: client)
+                try await store.noticeDone(notice)
+                metrics.notice(sent: true)
+                logger.notice("fleet: alarm \(notice.alarm.id) \(notice.opening ? "opening" : "closing") sent to the webhook")
+            } catch {
+                metrics.notice(sent: false)
+                let retry = Self.backoff(attempts: notice.attempts)
+                logger.warning("fleet: alarm \(notice.alarm.id)'s notice not delivered (attempt \(notice.attempts)): \(error); trying again in \(retry)")
+                try await store.noticeFailed(notice, error: "\(error)", retryIn: retry)
+            }
+        }
+    }
+
+    /// 1 s, 2 s, 4 s ... up to 5 minutes.
+    static func backoff(attempts: Int) -> Duration {
+        .seconds(min(300, 1 << min(max(attempts - 1, 0), 9)))
+    }
+}
+
+/// The JSON a webhook receives when an alarm opens and when it closes (the shape of the
+/// reminders' escalation: `event`, the subject, times in ISO 8601, `sent_at`).
+///
+/// ```json
+/// {"event":"alarm_opened","alarm":17,"hub":"care-0042","kind":"offline","subject":"","state":"open",
+///  "detail":"care-0042 said offline (its last will or a clean stop) at 2026-11-27T10:00:00Z",
+///  "opened_at":"2026-11-27T10:05:02Z","closed_at":null,"console":"console-a","sent_at":"2026-11-27T10:05:02Z"}
+/// ```
+struct AlarmNotice: Encodable {
+    var event: String
+    var alarm: Int64
+    var hub: String
+    var kind: String
+    var subject: String
+    var state: String
+    var detail: String
+    var openedAt: Date
+    var closedAt: Date?
+    var console: String
+    var sentAt = Date()
+
+    init(_ notice: FleetStore.Notice, console: String) {
+        let alarm = notice.alarm
+        event = notice.opening ? "alarm_opened" : "alarm_closed"
+        self.alarm = alarm.id
+        hub = alarm.hub
+        kind = alarm.kind
+        subject = alarm.subject
+        state = notice.opening ? "open" : "closed"
+        detail = alarm.detail
+        openedAt = alarm.openedAt
+        closedAt = notice.opening ? nil : alarm.closedAt
+        self.console = console
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case event, alarm, hub, kind, subject, state, detail, console
+        case openedAt = "opened_at", closedAt = "closed_at", sentAt = "sent_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(alarm, forKey: .alarm)
+        try container.encode(hub, forKey: .hub)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(state, forKey: .state)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(openedAt, forKey: .openedAt)
+        try container.encode(closedAt, forKey: .closedAt)
+        try container.encode(console, forKey: .console)
+        try container.encode(sentAt, forKey: .sentAt)
+    }
+
+    var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+}

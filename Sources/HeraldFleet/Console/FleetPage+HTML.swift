@@ -1,0 +1,72 @@
+extension FleetPage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Herald fleet</title>
+<link rel="stylesheet" href="/fleet.css">
+<script src="/fleet.js" defer></script>
+</head>
+<body>
+<header>
+  <h1>Herald fleet</h1>
+  <p id="summary" aria-live="polite">Loading…</p>
+  <p id="console"></p>
+</header>
+<main>
+  <section aria-labelledby="alarms-title">
+    <h2 id="alarms-title">Open alarms</h2>
+    <table>
+      <thead><tr><th>Hub</th><th>Alarm</th><th>Opened</th><th>Acknowledged</th></tr></thead>
+      <tbody id="alarms"></tbody>
+    </table>
+    <p id="no-alarms" hidden>No open alarm.</p>
+  </section>
+  <section aria-labelledby="chart-title">
+    <h2 id="chart-title">Announcements per hour, last 24 hours: <span id="chart-scope">the fleet</span></h2>
+    <div id="chart" role="img" aria-label="Announcements by outcome per hour"></div>
+    <div id="legend"></div>
+  </section>
+  <section class="wide" aria-labelledby="hubs-title">
+    <h2 id="hubs-title">Hubs</h2>
+    <form id="filters">
+      <label for="group">Group</label> <select id="group"><option value="">all</option></select>
+      <label for="state">State</label>
+      <select id="state"><option value="">all</option><option>online</option><option>stale</option><option>offline</option></select>
+      <label for="find">Find</label> <input id="find" type="search" placeholder="hub name">
+    </form>
+    <table>
+      <thead><tr><th>Hub</th><th>State</th><th>Groups</th><th>Rooms muted or absent</th><th>Failed 24 h</th><th>Missed 24 h</th><th>Version</th><th>Alarms</th></tr></thead>
+      <tbody id="hubs"></tbody>
+    </table>
+    <p id="hubs-more" hidden></p>
+  </section>
+  <section class="wide" id="hub-section" hidden aria-labelledby="hub-title">
+    <h2 id="hub-title">Hub</h2>
+    <dl id="hub-facts"></dl>
+    <h3>Recent events</h3>
+    <table>
+      <thead><tr><th>At</th><th>Outcome</th><th>Request</th><th>Error</th></tr></thead>
+      <tbody id="events"></tbody>
+    </table>
+  </section>
+  <section aria-labelledby="announce-title">
+    <h2 id="announce-title">Test announcement</h2>
+    <form id="announce">
+      <label for="target-kind" class="visually-hidden">To a hub or a group</label>
+      <select id="target-kind"><option value="hub">hub</option><option value="group">group</option></select>
+      <label for="target" class="visually-hidden">Its name</label>
+      <input id="target" required placeholder="name">
+      <label for="text" class="visually-hidden">Sentence</label>
+      <input id="text" required value="This is a test from the fleet console.">
+      <button type="submit">Send</button>
+    </form>
+    <p id="announce-result" role="status"></p>
+  </section>
+</main>
+</body>
+</html>
+"""#
+}

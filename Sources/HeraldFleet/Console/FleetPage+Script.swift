@@ -1,0 +1,142 @@
+extension FleetPage {
+    /// Refreshes every 5 s; 5,000 hubs are drawn as one string per refresh (the table shows the
+    /// first 1,000 that match the filters, and says how many more there are).
+    static let script = #"""
+"use strict";
+const $ = (id) => document.getElementById(id);
+const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+const when = (iso) => iso ? new Date(iso).toLocaleString() : "";
+const colors = {played: "#2e7d32", failed: "#b00020", missed: "#e3a21a", interrupted: "#7b1fa2", partial: "#0277bd",
+                dropped_stale: "#795548", coalesced: "#9e9e9e", duplicate: "#bdbdbd", late: "#f57c00"};
+const colorOf = (outcome) => colors[outcome] || (outcome.startsWith("suppressed") ? "#607d8b" : "#5c6bc0");
+let hubs = [], selected = null, shown = 1000;
+
+async function api(path, options) {
+  const response = await fetch(path, options);
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+function renderHubs() {
+  const group = $("group").value, state = $("state").value, find = $("find").value.trim().toLowerCase();
+  const matching = hubs.filter((h) => (!group || h.groups.includes(group)) && (!state || h.state === state) && (!find || h.hub.toLowerCase().includes(find)));
+  $("hubs").innerHTML = matching.slice(0, shown).map((h) => {
+    const rooms = h.rooms_muted.map((r) => r + " muted").concat(h.rooms_absent.map((r) => r + " absent")).join(", ");
+    const since = h.state === "online" ? "" : " since " + when(h.since);
+    return `<tr class="hub" data-hub="${esc(h.hub)}" tabindex="0"><td>${esc(h.hub)}</td><td class="state-${h.state}">${h.state}${esc(since)}</td>` +
+      `<td>${esc(h.groups.join(", "))}</td><td>${esc(rooms)}</td><td class="count">${h.failed_24h}</td><td class="count">${h.missed_24h}</td>` +
+      `<td>${esc(h.version)}</td><td class="count">${h.open_alarms || ""}</td></tr>`;
+  }).join("");
+  $("hubs-more").hidden = matching.length <= shown;
+  $("hubs-more").textContent = `${matching.length - shown} more match; narrow the filters to see them.`;
+  const counts = {online: 0, stale: 0, offline: 0};
+  hubs.forEach((h) => counts[h.state]++);
+  $("summary").textContent = `${hubs.length} hubs: ${counts.online} online, ${counts.stale} stale, ${counts.offline} offline`;
+}
+
+function renderGroups() {
+  const groups = [...new Set(hubs.flatMap((h) => h.groups))].sort();
+  const current = $("group").value;
+  $("group").innerHTML = '<option value="">all</option>' + groups.map((g) => `<option${g === current ? " selected" : ""}>${esc(g)}</option>`).join("");
+}
+
+async function renderAlarms() {
+  const alarms = await api("/v1/alarms?state=open");
+  $("no-alarms").hidden = alarms.length > 0;
+  $("alarms").innerHTML = alarms.map((a) => `<tr><td>${esc(a.hub)}</td><td><strong>${esc(a.kind)}</strong> ${esc(a.subject)}<br>${esc(a.detail)}</td>` +
+    `<td>${esc(when(a.opened_at))}</td><td>${a.acknowledged_at ? esc(when(a.acknowledged_at)) + " by " + esc(a.acknowledged_by) :
+    `<button data-ack="${a.id}">Acknowledge</button>`}</td></tr>`).join("");
+}
+
+async function renderChart() {
+  const scope = selected ? "?hub=" + encodeURIComponent(selected) : ($("group").value ? "?group=" + encodeURIComponent($("group").value) : "");
+  $("chart-scope").textContent = selected ? "hub " + selected : ($("group").value ? "group " + $("group").value : "the fleet");
+  const chart = await api("/v1/chart" + scope);
+  const start = new Date(chart.since).getTime(), hour = 3600 * 1000;
+  const bars = Array.from({length: 24}, () => ({}));
+  const outcomes = new Set();
+  chart.hours.forEach((c) => {
+    const i = Math.round((new Date(c.hour).getTime() - start) / hour);
+    if (i >= 0 && i < 24) { bars[i][c.outcome] = c.count; outcomes.add(c.outcome); }
+  });
+  const order = [...outcomes].sort((a, b) => (a === "played" ? -1 : b === "played" ? 1 : a.localeCompare(b)));
+  const top = Math.max(1, ...bars.map((b) => Object.values(b).reduce((s, n) => s + n, 0)));
+  const width = 24 * 20, height = 160;
+  let svg = `<svg viewBox="0 0 ${width} ${height + 20}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">`;
+  bars.forEach((bar, i) => {
+    let y = height;
+    order.forEach((outcome) => {
+      const n = bar[outcome] || 0;
+      if (!n) return;
+      const h = (n / top) * (height - 10);
+      y -= h;
+      svg += `<rect x="${i * 20 + 2}" y="${y}" width="16" height="${h}" fill="${colorOf(outcome)}"><title>${esc(outcome)}: ${n}</title></rect>`;
+    });
+    if (i % 3 === 0) svg += `<text x="${i * 20 + 2}" y="${height + 14}" font-size="10">${new Date(start + i * hour).getHours()}h</text>`;
+  });
+  svg += `<text x="${width - 2}" y="10" font-size="10" text-anchor="end">max ${top}/h</text></svg>`;
+  $("chart").innerHTML = svg;
+  $("legend").innerHTML = order.map((o) => `<span><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" rx="2" fill="${colorOf(o)}"/></svg> ${esc(o)}</span>`).join("");
+}
+
+async function renderHub() {
+  if (!selected) { $("hub-section").hidden = true; return; }
+  const detail = await api("/v1/hubs/" + encodeURIComponent(selected));
+  const h = detail.hub, health = detail.health || {};
+  $("hub-section").hidden = false;
+  $("hub-title").textContent = "Hub " + h.hub;
+  const facts = {State: h.state + (h.since ? " since " + when(h.since) : ""), Version: h.version, Groups: h.groups.join(", "),
+    "Last heartbeat": when(h.last_heartbeat), Queue: health.queue, "Last played": when(health.last_played_at),
+    Rooms: (health.rooms || []).map((r) => `${r.room}: ${r.present ? (r.muted ? "muted" : r.volume_percent + "%") : "no sink"}`).join("; "),
+    "Waiting for acknowledgement": health.reminders ? health.reminders.waiting_ack : "", "Last error": h.last_error || ""};
+  $("hub-facts").innerHTML = Object.entries(facts).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
+  $("events").innerHTML = detail.events.map((e) => `<tr><td>${esc(when(e.at))}</td><td>${esc(e.outcome)}</td><td>${esc(e.request_id)}</td><td>${esc(e.error)}</td></tr>`).join("");
+}
+
+async function refresh() {
+  try {
+    hubs = await api("/v1/hubs");
+    renderGroups();
+    renderHubs();
+    await Promise.all([renderAlarms(), renderChart(), renderHub()]);
+    const health = await api("/v1/health");
+    $("console").textContent = `console ${health.console}: database ${health.database}, broker ${health.broker}`;
+  } catch (error) {
+    $("summary").textContent = "The console did not answer: " + error.message;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  ["group", "state", "find"].forEach((id) => $(id).addEventListener("input", () => { renderHubs(); renderChart(); }));
+  $("hubs").addEventListener("click", (event) => {
+    const row = event.target.closest("tr.hub");
+    if (row) { selected = row.dataset.hub; renderHub(); renderChart(); }
+  });
+  $("hubs").addEventListener("keydown", (event) => {
+    const row = event.target.closest("tr.hub");
+    if (row && event.key === "Enter") { selected = row.dataset.hub; renderHub(); renderChart(); }
+  });
+  $("alarms").addEventListener("click", async (event) => {
+    const id = event.target.dataset.ack;
+    if (!id) return;
+    event.target.disabled = true;
+    await api(`/v1/alarms/${id}/acknowledge`, {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).catch(() => {});
+    renderAlarms();
+  });
+  $("announce").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {text: $("text").value};
+    body[$("target-kind").value] = $("target").value.trim();
+    try {
+      const answer = await api("/v1/announce", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      $("announce-result").textContent = `Published to ${answer.topic} as ${answer.request_id}.`;
+    } catch (error) {
+      $("announce-result").textContent = "Not sent: " + error.message;
+    }
+  });
+  refresh();
+  setInterval(refresh, 5000);
+});
+"""#
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HeraldConfig
+import HeraldMQTT
+import Synchronization
+
+/// The console's one connection to the broker: the ingest reads what it delivers, the page
+/// publishes test announcements through it. Its last will says the console went away.
+public final class FleetLink: Sendable {
+    let client: MosquittoClient
+    let settings: FleetSettings
+    private let state = Mutex<(connected: Bool, lastError: String?)>((false, nil))
+
+    /// A configured link, not connected yet (`start`).
+    public init(settings: FleetSettings) throws {
+        self.settings = settings
+        client = try MosquittoClient(settings: settings.broker, subscriptions: FleetSettings.subscriptions,
+                                     will: (Self.statusTopic(settings), Array(#"{"state":"offline"}"#.utf8)))
+    }
+
+    static func statusTopic(_ settings: FleetSettings) -> String { "herald-fleet/\(settings.name)/status" }
+
+    public func start() { client.start() }
+
+    /// Says goodbye, disconnects and ends the message stream. Blocks briefly: runs on a thread of its own.
+    func stop() {
+        let (client, topic) = (client, Self.statusTopic(settings))
+        Thread { client.stop(goodbye: (topic, Array(#"{"state":"offline"}"#.utf8))) }.start()
+    }
+
+    var events: AsyncStream<MosquittoClient.Event> { client.events }
+
+    var isConnected: Bool { state.withLock { $0.connected } }
+    var lastError: String? { state.withLock { $0.lastError } }
+
+    func moved(connected: Bool, error: String? = nil) {
+        state.withLock { $0 = (connected, error ?? $0.lastError) }
+    }
+
+    /// Publishes a test announcement (QoS 1, not retained: a retained one is never said).
+    func publish(_ topic: String, _ payload: [UInt8]) throws {
+        try client.publish(topic, payload, retain: false)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HeraldConfig
+import HeraldCore
+import HeraldMQTT
+
+/// Plays many hubs through one broker connection, publishing exactly the documented messages:
+/// each hub's retained `online` status and heartbeat every `interval`, and announcement events
+/// at `eventsPerSecond` across the fleet (`herald fleet simulate`, the tests and the benchmark).
+public final class HubSimulator: Sendable {
+    public struct Plan: Sendable {
+        public var hubs: Int
+        /// Hub `i` is `<prefix><i>`, zero-padded to 4 digits.
+        public var prefix = "sim-"
+        /// Hub `i` is in group `group-<i % groups>`; 0: in none.
+        public var groups = 4
+        public var interval: Duration = .seconds(60)
+        /// Announcement events per second over all hubs (each a `played`, one in 50 `failed`).
+        public var eventsPerSecond = 0.0
+
+        public init(hubs: Int) { self.hubs = hubs }
+
+        public func name(_ index: Int) -> String { prefix + String(format: "%04d", index) }
+    }
+
+    let plan: Plan
+    let client: MosquittoClient
+
+    public init(plan: Plan, broker: MQTTSettings) throws {
+        self.plan = plan
+        client = try MosquittoClient(settings: broker, subscriptions: [], will: ("herald-sim/\(broker.clientID)/status", Array(#"{"state":"offline"}"#.utf8)))
+    }
+
+    /// Connects, waiting at most `timeout`.
+    public func connect(timeout: Duration = .seconds(10)) async throws {
+        client.start()
+        let deadline = ContinuousClock.now + timeout
+        while !client.isConnected {
+            guard ContinuousClock.now < deadline else { throw SimulatorError(message: "the broker did not accept the simulator within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    public func stop() { client.stop(goodbye: nil) }
+
+    /// Every hub's status and heartbeat once.
+    public func beat(now: Date = Date()) throws {
+        for index in 0..<plan.hubs {
+            let hub = plan.name(index)
+            try client.publish("herald/\(hub)/status", Array(#"{"state":"online","version":"sim"}"#.utf8), retain: true)
+            try client.publish("herald/\(hub)/health", health(index, now: now).json, retain: true)
+        }
+    }
+
+    /// The heartbeat of hub `index`: one room, unmuted, nothing failing.
+    public func health(_ index: Int, now: Date) -> HubHealth {
+        HubHealth(hub: plan.name(index), version: "sim", at: now, uptimeSeconds: 3600, intervalSeconds: Int(plan.interval.inSeconds),
+                  groups: plan.groups > 0 ? ["group-\(index % plan.groups)"] : [], mutePolicy: "override",
+                  rooms: [HubHealth.Room(room: "default", sink: "sim_sink", present: true, muted: false, volumePercent: 70)],
+                  outcomes24h: ["played": 10], diskFreeBytes: 10_000_000_000)
+    }
+
+    /// Publishes `count` announcement events spread over the hubs (as fast as the client takes
+    /// them), each with its own announcement id; returns how many went out.
+    @discardableResult
+    public func publishEvents(_ count: Int, startingAt first: Int = 0, at now: Date = Date()) throws -> Int {
+        let at = now.formatted(.iso8601)
+        for n in first..<(first + count) {
+            let hub = plan.name(n % max(plan.hubs, 1))
+            let outcome = n % 50 == 49 ? "failed" : "played"
+            let payload = #"{"at":"\#(at)","hub":"\#(hub)","id":"sim-\#(n)","onset_latency_ms":20,"outcome":"\#(outcome)","request_id":"sim/\#(n)","topic":"herald/\#(hub)/announce"}"#
+            try publishRetrying("herald/\(hub)/events", Array(payload.utf8))
+        }
+        return count
+    }
+
+    /// Tries again for up to 2 s while the connection is down (a reconnect in progress).
+    private func publishRetrying(_ topic: String, _ payload: [UInt8]) throws {
+        var tries = 0
+        while true {
+            do {
+                try client.publish(topic, payload)
+                return
+            } catch {
+                tries += 1
+                guard tries < 200 else { throw error }
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// Beats every `interval` and publishes events at the planned rate until cancelled.
+    public func run() async throws {
+        var next = ContinuousClock.now
+        var published = 0
+        let started = ContinuousClock.now
+        while !Task.isCancelled {
+            if ContinuousClock.now >= next {
+                try beat()
+                next = .now + plan.interval
+            }
+            if plan.eventsPerSecond > 0 {
+                let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
+                if due > published { published += try publishEvents(due - published, startingAt: published) }
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+public struct SimulatorError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

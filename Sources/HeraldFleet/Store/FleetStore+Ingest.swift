@@ -1,0 +1,75 @@
+import Foundation
+import HeraldCore
+import PostgresNIO
+
+extension FleetStore {
+    /// Writes a batch of hubs' messages in one transaction: the last status and heartbeat of each
+    /// hub, every event (a repeat of one already kept is skipped). A hub first heard of here is
+    /// added. Either all of it is written or none (the caller keeps the batch and tries again).
+    /// Returns how many events were new.
+    @discardableResult
+    func record(_ batch: [HubMessage]) async throws -> Int {
+        var statuses: [String: (state: String, version: String, at: Date)] = [:]
+        var healths: [String: (health: HubHealth, raw: String, at: Date)] = [:]
+        var events: [FleetEvent] = []
+        for message in batch {
+            switch message {
+            case .status(let hub, let state, let version, let at): statuses[hub] = (state, version ?? "", at)
+            case .health(let health, let raw, let at): healths[health.hub] = (health, raw, at)
+            case .event(let event, _): events.append(event)
+            }
+        }
+        return try await client.withTransaction(logger: logger) { connection in
+            let known = Array(Set(batch.map(\.hub))).sorted()
+            try await connection.query("INSERT INTO hubs (hub) SELECT unnest(\(known)) ON CONFLICT (hub) DO NOTHING", logger: logger)
+            if !statuses.isEmpty {
+                let hubs = Array(statuses.keys)
+                let states = hubs.map { statuses[$0]!.state }, versions = hubs.map { statuses[$0]!.version }
+                let times = hubs.map { statuses[$0]!.at }
+                // A status older than the one kept (another console wrote a later one first) changes nothing.
+                try await connection.query("""
+                    UPDATE hubs SET status = t.state, status_at = t.at, version = COALESCE(NULLIF(t.version, ''), hubs.version)
+                    FROM unnest(\(hubs), \(states), \(versions), \(times)) AS t(hub, state, version, at)
+                    WHERE hubs.hub = t.hub AND (hubs.status_at IS NULL OR hubs.status_at <= t.at)
+                    """, logger: logger)
+            }
+            if !healths.isEmpty {
+                let hubs = Array(healths.keys)
+                let rows = hubs.map { healths[$0]! }
+                let separator = "\u{1F}"
+                let groups = rows.map { $0.health.groups.joined(separator: separator) }
+                let muted = rows.map { $0.health.rooms.filter { $0.present && $0.muted }.map(\.room).joined(separator: separator) }
+                let absent = rows.map { $0.health.rooms.filter { !$0.present }.map(\.room).joined(separator: separator) }
+                let failed = rows.map { $0.health.outcomes24h["failed", default: 0] }
+                let missed = rows.map { $0.health.reminders.missed24h }
+                let intervals = rows.map(\.health.intervalSeconds), versions = rows.map(\.health.version)
+                let errors = rows.map { $0.health.lastError ?? "" }, bodies = rows.map(\.raw), times = rows.map(\.at)
+                try await connection.query("""
+                    UPDATE hubs SET health_at = t.at, health = t.body::jsonb, interval_s = t.interval_s, version = t.version,
+                        groups = string_to_array(t.groups, \(separator)), rooms_muted = string_to_array(t.muted, \(separator)),
+                        rooms_absent = string_to_array(t.absent, \(separator)), failed_24h = t.failed, missed_24h = t.missed,
+                        last_error = NULLIF(t.error, ''),
+                        status = CASE WHEN hubs.status_at IS NULL OR hubs.status_at < t.at THEN 'online' ELSE hubs.status END
+                    FROM unnest(\(hubs), \(times), \(bodies), \(intervals), \(versions), \(groups), \(muted), \(absent), \(failed), \(missed), \(errors))
+                        AS t(hub, at, body, interval_s, version, groups, muted, absent, failed, missed, error)
+                    WHERE hubs.hub = t.hub AND (hubs.health_at IS NULL OR hubs.health_at <= t.at)
+                    """, logger: logger)
+            }
+            guard !events.isEmpty else { return 0 }
+            let hubs = events.map(\.hub), times = events.map(\.at), outcomes = events.map(\.outcome)
+            let ids = events.map { $0.announcement ?? "" }, requests = events.map { $0.requestID ?? "" }
+            let errors = events.map { $0.error ?? "" }, bodies = events.map(\.body)
+            var inserted = 0
+            for try await count in try await connection.query("""
+                WITH added AS (
+                    INSERT INTO events (hub, at, outcome, announcement, request_id, error, body)
+                    SELECT hub, at, outcome, NULLIF(id, ''), NULLIF(request, ''), NULLIF(error, ''), body::jsonb
+                    FROM unnest(\(hubs), \(times), \(outcomes), \(ids), \(requests), \(errors), \(bodies)) AS t(hub, at, outcome, id, request, error, body)
+                    ON CONFLICT (hub, announcement, outcome) WHERE announcement IS NOT NULL DO NOTHING
+                    RETURNING 1)
+                SELECT count(*)::bigint FROM added
+                """, logger: logger).decode(Int64.self) { inserted = Int(count) }
+            return inserted
+        }
+    }
+}

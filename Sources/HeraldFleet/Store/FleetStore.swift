@@ -1,0 +1,78 @@
+import Foundation
+import HeraldConfig
+import Logging
+import PostgresNIO
+
+/// The console's PostgreSQL: hubs, their events and alarms, shared by every console of the fleet.
+/// One `PostgresClient` (a pool, run as a `Service` of the console) behind it; the tables are
+/// created and upgraded by `migrate()` (`FleetSchema`).
+public final class FleetStore: Sendable {
+    /// The pool: `run()` it as a service for as long as the store is used.
+    public let client: PostgresClient
+    let logger: Logger
+
+    public init(_ database: FleetSettings.Database, logger: Logger) {
+        var configuration = PostgresClient.Configuration(host: database.host, port: database.port, username: database.user,
+                                                         password: database.password, database: database.name, tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = 8
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Creates or upgrades the tables. Two consoles starting at once take turns (an advisory lock).
+    public func migrate() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7380)", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS herald_fleet_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                                       logger: logger)
+            var applied = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM herald_fleet_migrations", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            for (version, statements) in FleetSchema.migrations.enumerated() where !applied.contains(version + 1) {
+                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO herald_fleet_migrations (version) VALUES (\(version + 1))", logger: logger)
+                logger.notice("fleet database: migration \(version + 1) applied")
+            }
+        }
+    }
+
+    /// Deletes events older than `age`, and alarms closed before then; returns how many events went.
+    @discardableResult
+    public func prune(olderThan age: Duration) async throws -> Int {
+        let seconds = Int(age.inSeconds)
+        var deleted = 0
+        for try await count in try await client.query("""
+            WITH gone AS (DELETE FROM events WHERE at < now() - make_interval(secs => \(seconds)) RETURNING 1)
+            SELECT count(*)::bigint FROM gone
+            """, logger: logger).decode(Int64.self) { deleted = Int(count) }
+        try await client.query("DELETE FROM alarms WHERE state = 'closed' AND closed_at < now() - make_interval(secs => \(seconds))", logger: logger)
+        return deleted
+    }
+
+    /// Whether the database answers now.
+    public func ping() async -> Bool {
+        (try? await client.query("SELECT 1", logger: logger)) != nil
+    }
+}
+
+extension FleetStore {
+    /// Runs `body` while this console holds the sweep lock (a session advisory lock on one pooled
+    /// connection); skips it when another console holds it. The lock goes with the connection if
+    /// this console dies.
+    func whileHoldingSweepLock(_ body: () async throws -> Void) async throws {
+        try await client.withConnection { connection in
+            var held = false
+            for try await got in try await connection.query("SELECT pg_try_advisory_lock(7381)", logger: logger).decode(Bool.self) { held = got }
+            guard held else { return }
+            do {
+                try await body()
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)
+        }
+    }
+}
