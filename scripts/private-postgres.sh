@@ -32,10 +32,12 @@ stop_private_postgres() {
 if ! as_postgres "$pg_bin/initdb" -D "$pg_dir/data" -U herald --auth=trust -E UTF8 --no-instructions >"$pg_dir/initdb.log" 2>&1; then
     echo "initdb failed:" >&2; cat "$pg_dir/initdb.log" >&2; exit 1
 fi
-if ! as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/postgres.log" -w -t 30 \
-    -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=${PRIVATE_PG_FSYNC:-on} -c max_connections=200" start >/dev/null; then
+pg_options="-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=${PRIVATE_PG_FSYNC:-on} -c max_connections=200"
+if ! as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/postgres.log" -w -t 30 -o "$pg_options" start >/dev/null; then
     echo "PostgreSQL did not start:" >&2; cat "$pg_dir/postgres.log" >&2; exit 1
 fi
 export HERALD_TEST_PG_PORT=$pg_port
 export HERALD_TEST_PG_BIN=$pg_bin
 export HERALD_TEST_PG_DATA="$pg_dir/data"
+# For a test that stops the server and starts it again (pg_ctl start does not reuse them).
+export HERALD_TEST_PG_OPTIONS="$pg_options"

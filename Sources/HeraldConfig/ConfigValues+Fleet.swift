@@ -27,6 +27,10 @@ extension ConfigValues {
         }
         var broker = MQTTSettings(host: host, port: port, tls: tls, hub: name)
         broker.clientID = "herald-fleet-\(name)"
+        // A console restarted (or a broker blip) within 5 minutes catches up on what came meanwhile;
+        // one gone for longer stops holding a share of the hubs' messages.
+        broker.sessionExpiry = 300
+        broker.endsSessionOnStop = true
         broker.username = string("fleet.username").flatMap { $0.isEmpty ? nil : $0 }
         broker.password = string("fleet.password").flatMap { $0.isEmpty ? nil : $0 }
         if broker.password != nil && broker.username == nil { report("fleet.password", "a password needs fleet.username") }

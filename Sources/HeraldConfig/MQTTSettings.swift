@@ -21,6 +21,14 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The CA certificates that sign the broker's (PEM); nil uses the system's.
     public var caFile: String?
     public var keepalive: Duration = .seconds(30)
+    /// How long the broker keeps this client's session (its subscriptions and QoS 1 messages) while
+    /// it is away. A hub's is never-ending ("never": MQTT 3.1.1's `clean_session` false), so what
+    /// is sent to it while it is off waits for it (bounded by the broker's own
+    /// `persistent_client_expiration`).
+    public var sessionExpiry: UInt32 = .max
+    /// Whether a clean stop ends the session at once (a fleet console: its share of the group's
+    /// messages goes to the consoles still running, not into a queue nobody reads).
+    public var endsSessionOnStop = false
     /// How often the retained heartbeat `herald/<hub>/health` goes out (and at once on a change).
     public var healthInterval: Duration = .seconds(60)
 

@@ -59,11 +59,6 @@ package final class MosquittoClient: @unchecked Sendable {
 
     static let firstRetry: Duration = .milliseconds(500)
     static let longestRetry: Duration = .seconds(30)
-    /// MQTT 5 ends a session when the connection closes unless CONNECT asks otherwise; "never"
-    /// keeps MQTT 3.1.1's `clean_session` false: the broker holds the subscriptions and the QoS 1
-    /// messages for the hub while it is away (bounded by the broker's own
-    /// `persistent_client_expiration`).
-    static let sessionExpiry = UInt32.max
     /// The name of the user property that carries a payment's signature (`t=...,v1=...`).
     static let signatureProperty = "herald-signature"
     /// Calls libmosquitto needs once per process (not thread-safe itself, hence a static let).
@@ -96,7 +91,7 @@ package final class MosquittoClient: @unchecked Sendable {
     private func configure(will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
         try check(mosquitto_threaded_set(handle, true), "tell libmosquitto a thread runs its loop")
         try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "choose MQTT 5")
-        try check(mosquitto_property_add_int32(&connectProperties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), Self.sessionExpiry),
+        try check(mosquitto_property_add_int32(&connectProperties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), settings.sessionExpiry),
                   "ask for a session that outlives the connection")
         if let username = settings.username {
             try check(mosquitto_username_pw_set(handle, username, settings.password), "set the MQTT username")
@@ -182,7 +177,16 @@ package final class MosquittoClient: @unchecked Sendable {
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
                 // Queued after the goodbye, so the broker reads it first; NO_CONN when already down,
                 // which is what stopping wants anyway.
-                _ = mosquitto_disconnect(handle)
+                if settings.endsSessionOnStop {
+                    // A session expiry of 0 in DISCONNECT: the broker forgets this client now, so a
+                    // console stopped on purpose holds no share of what its group receives.
+                    var properties: OpaquePointer?
+                    _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), 0)
+                    _ = mosquitto_disconnect_v5(handle, 0, properties)
+                    mosquitto_property_free_all(&properties)
+                } else {
+                    _ = mosquitto_disconnect(handle)
+                }
             }
         }
         stopping.store(true, ordering: .releasing)

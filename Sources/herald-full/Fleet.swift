@@ -72,6 +72,8 @@ extension Herald {
             let tls = url.scheme == "mqtts"
             var settings = MQTTSettings(host: host, port: url.port ?? (tls ? 8883 : 1883), tls: tls, hub: "simulator")
             settings.clientID = "herald-simulator-\(getpid())"
+            // Nothing is subscribed: no session worth keeping after it.
+            settings.sessionExpiry = 0
             var plan = HubSimulator.Plan(hubs: hubs)
             plan.prefix = prefix
             plan.groups = groups
@@ -93,6 +95,7 @@ extension Herald {
                 }
             }
             simulator.stop()
+            print("published \(simulator.eventsPublished) events")
         }
     }
 }

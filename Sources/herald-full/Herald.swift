@@ -28,7 +28,31 @@ struct Herald: AsyncParsableCommand {
         // A write to a child that exited without reading (a TTS program, Piper) must fail with
         // EPIPE, not kill Herald: set once here, for the whole process.
         signal(SIGPIPE, SIG_IGN)
-        if ["play", "say", "pay"].contains(CommandLine.arguments.dropFirst().first ?? "") { SignalCanceller.catchEarly() }
-        await main(nil)
+        let arguments = globalOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
+        if ["play", "say", "pay"].contains(arguments.first ?? "") { SignalCanceller.catchEarly() }
+        await main(arguments)
+    }
+
+    /// `herald --config FILE fleet serve` as `herald fleet serve --config FILE`: the options every
+    /// command takes may come before the command too (the parser reads them only after it).
+    /// Placed before a `--`, after which everything is text.
+    static func globalOptionsAfterCommand(_ arguments: [String]) -> [String] {
+        var rest = arguments[...]
+        var global: [String] = []
+        while let first = rest.first {
+            if first == "--config", rest.count >= 2 {
+                global += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else if first.hasPrefix("--config=") || first == "-v" || first == "--verbose" {
+                global.append(first)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard !global.isEmpty, !rest.isEmpty else { return arguments }
+        var moved = Array(rest)
+        moved.insert(contentsOf: global, at: moved.firstIndex(of: "--") ?? moved.endIndex)
+        return moved
     }
 }

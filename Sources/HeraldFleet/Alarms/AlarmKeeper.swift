@@ -30,13 +30,24 @@ public struct AlarmKeeper: Service {
         self.logger = logger
     }
 
+    /// Sweeps and sends in two loops, so a slow webhook never delays an alarm. A graceful
+    /// shutdown cancels both at once: nothing here needs finishing (a notice being sent stays
+    /// claimed until its lease ends, then any console sends it).
     public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await keepSweeping() }
+                group.addTask { await keepSending() }
+            }
+        }
+    }
+
+    private func keepSweeping() async {
         var lastPrune = ContinuousClock.now - pruneEvery
         var failing = false
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        while !Task.isCancelled {
             do {
                 try await sweep()
-                try await sendNotices()
                 if ContinuousClock.now - lastPrune >= pruneEvery {
                     let pruned = try await store.prune(olderThan: settings.eventsRetention)
                     if pruned > 0 { logger.info("fleet: deleted \(pruned) events older than \(settings.eventsRetention)") }
@@ -45,10 +56,21 @@ public struct AlarmKeeper: Service {
                 if failing { logger.notice("fleet: alarms are kept again") }
                 failing = false
             } catch {
-                if !failing { logger.error("fleet: could not keep the alarms: \(String(reflecting: error)); trying again") }
+                if !failing && !Task.isCancelled { logger.error("fleet: could not keep the alarms: \(String(reflecting: error)); trying again") }
                 failing = true
             }
             try? await Task.sleep(for: sweepEvery)
+        }
+    }
+
+    private func keepSending() async {
+        while !Task.isCancelled {
+            do {
+                try await sendNotices()
+            } catch {
+                if !Task.isCancelled { logger.error("fleet: could not read the alarm notices due: \(String(reflecting: error))") }
+            }
+            try? await Task.sleep(for: .milliseconds(500))
         }
     }
 
@@ -77,7 +99,7 @@ public struct AlarmKeeper: Service {
 
     /// Sends every notice due now, one claimed at a time.
     func sendNotices() async throws {
-        while let notice = try await store.claimNotice(lease: .seconds(60)) {
+        while !Task.isCancelled, let notice = try await store.claimNotice(lease: .seconds(60)) {
             guard let url = settings.webhook else {
                 try await store.noticeDone(notice, error: "no fleet.alarms.webhook to send it to")
                 continue
@@ -89,6 +111,8 @@ public struct AlarmKeeper: Service {
                 metrics.notice(sent: true)
                 logger.notice("fleet: alarm \(notice.alarm.id) \(notice.opening ? "opening" : "closing") sent to the webhook")
             } catch {
+                // Stopping: the claim runs out and whichever console comes next sends it.
+                guard !Task.isCancelled else { return }
                 metrics.notice(sent: false)
                 let retry = Self.backoff(attempts: notice.attempts)
                 logger.warning("fleet: alarm \(notice.alarm.id)'s notice not delivered (attempt \(notice.attempts)): \(error); trying again in \(retry)")

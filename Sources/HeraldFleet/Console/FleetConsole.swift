@@ -16,7 +16,8 @@ public enum FleetConsole {
         return [
             pool,
             MigratedFirst(store: store, logger: logger, then: FleetIngest(settings: settings, store: store, metrics: metrics, link: link, logger: logger)),
-            AlarmKeeper(settings: settings, store: store, metrics: metrics, client: HTTPClient.shared, logger: logger),
+            MigratedFirst(store: store, logger: logger,
+                          then: AlarmKeeper(settings: settings, store: store, metrics: metrics, client: HTTPClient.shared, logger: logger)),
             FleetAPI(settings: settings, store: store, link: link, metrics: metrics, logger: logger).application(),
         ]
     }
@@ -43,7 +44,7 @@ struct MigratedFirst<Then: Service>: Service {
                 break
             } catch {
                 logger.error("fleet: cannot prepare the database yet: \(String(reflecting: error)); trying again in \(retry)")
-                try await Task.sleep(for: retry)
+                guard (try? await Task.sleep(for: retry)) != nil else { return }
                 retry = min(retry * 2, .seconds(10))
             }
         }

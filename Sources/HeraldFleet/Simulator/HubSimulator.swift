@@ -2,6 +2,7 @@ import Foundation
 import HeraldConfig
 import HeraldCore
 import HeraldMQTT
+import Synchronization
 
 /// Plays many hubs through one broker connection, publishing exactly the documented messages:
 /// each hub's retained `online` status and heartbeat every `interval`, and announcement events
@@ -24,6 +25,10 @@ public final class HubSimulator: Sendable {
 
     let plan: Plan
     let client: MosquittoClient
+    private let published = Mutex(0)
+
+    /// Events published so far.
+    public var eventsPublished: Int { published.withLock { $0 } }
 
     public init(plan: Plan, broker: MQTTSettings) throws {
         self.plan = plan
@@ -69,6 +74,7 @@ public final class HubSimulator: Sendable {
             let outcome = n % 50 == 49 ? "failed" : "played"
             let payload = #"{"at":"\#(at)","hub":"\#(hub)","id":"sim-\#(n)","onset_latency_ms":20,"outcome":"\#(outcome)","request_id":"sim/\#(n)","topic":"herald/\#(hub)/announce"}"#
             try publishRetrying("herald/\(hub)/events", Array(payload.utf8))
+            published.withLock { $0 += 1 }
         }
         return count
     }
@@ -91,7 +97,7 @@ public final class HubSimulator: Sendable {
     /// Beats every `interval` and publishes events at the planned rate until cancelled.
     public func run() async throws {
         var next = ContinuousClock.now
-        var published = 0
+        var sent = 0
         let started = ContinuousClock.now
         while !Task.isCancelled {
             if ContinuousClock.now >= next {
@@ -100,7 +106,7 @@ public final class HubSimulator: Sendable {
             }
             if plan.eventsPerSecond > 0 {
                 let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
-                if due > published { published += try publishEvents(due - published, startingAt: published) }
+                if due > sent { sent += try publishEvents(due - sent, startingAt: sent) }
             }
             try? await Task.sleep(for: .milliseconds(100))
         }

@@ -7,7 +7,7 @@ extension FleetStore {
 
     private func alarmRows(_ query: PostgresQuery) async throws -> [AlarmRow] {
         var alarms: [AlarmRow] = []
-        let rows = try await client.query(query, logger: logger)
+        let rows = try await run(query)
         for try await (id, hub, kind, subject, state, detail, openedAt, openedBy, closedAt, acknowledgedAt, acknowledgedBy)
             in rows.decode((Int64, String, String, String, String, String, Date, String, Date?, Date?, String?).self) {
             alarms.append(AlarmRow(id: id, hub: hub, kind: kind, subject: subject, state: state, detail: detail, openedAt: openedAt,
@@ -64,8 +64,7 @@ extension FleetStore {
     /// Open alarms by kind, for /metrics.
     func openAlarmCounts() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for try await (kind, count) in try await client.query("SELECT kind, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY kind",
-                                                              logger: logger).decode((String, Int64).self) {
+        for try await (kind, count) in try await run("SELECT kind, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY kind").decode((String, Int64).self) {
             counts[kind] = Int(count)
         }
         return counts
@@ -83,14 +82,14 @@ extension FleetStore {
     func claimNotice(lease: Duration) async throws -> Notice? {
         let seconds = Int(lease.inSeconds)
         var notice: Notice?
-        let rows = try await client.query("""
+        let rows = try await run("""
             UPDATE alarms SET notice_claimed_until = now() + make_interval(secs => \(seconds)), notice_attempts = notice_attempts + 1
             WHERE id = (SELECT id FROM alarms
                         WHERE (open_noticed_at IS NULL OR (state = 'closed' AND close_noticed_at IS NULL))
                           AND notice_due <= now() AND (notice_claimed_until IS NULL OR notice_claimed_until < now())
                         ORDER BY notice_due, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING \(unescaped: Self.alarmColumns), open_noticed_at IS NULL, notice_attempts
-            """, logger: logger)
+            """)
         for try await (id, hub, kind, subject, state, detail, openedAt, openedBy, closedAt, acknowledgedAt, acknowledgedBy, opening, attempts)
             in rows.decode((Int64, String, String, String, String, String, Date, String, Date?, Date?, String?, Bool, Int).self) {
             notice = Notice(alarm: AlarmRow(id: id, hub: hub, kind: kind, subject: subject, state: state, detail: detail, openedAt: openedAt,
@@ -103,17 +102,17 @@ extension FleetStore {
     /// The notice went out (or there is nowhere to send it: `error` says so).
     func noticeDone(_ notice: Notice, error: String? = nil) async throws {
         let column = notice.opening ? "open_noticed_at" : "close_noticed_at"
-        try await client.query("""
+        try await run("""
             UPDATE alarms SET \(unescaped: column) = now(), notice_attempts = 0, notice_claimed_until = NULL, notice_error = \(error),
                 notice_due = now() WHERE id = \(notice.alarm.id)
-            """, logger: logger)
+            """)
     }
 
     /// The notice failed: tried again after `retryIn`, by whichever console comes first.
     func noticeFailed(_ notice: Notice, error: String, retryIn: Duration) async throws {
-        try await client.query("""
+        try await run("""
             UPDATE alarms SET notice_claimed_until = NULL, notice_error = \(error),
                 notice_due = now() + make_interval(secs => \(retryIn.inSeconds)) WHERE id = \(notice.alarm.id)
-            """, logger: logger)
+            """)
     }
 }

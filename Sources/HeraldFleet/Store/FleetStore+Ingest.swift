@@ -9,6 +9,10 @@ extension FleetStore {
     /// Returns how many events were new.
     @discardableResult
     func record(_ batch: [HubMessage]) async throws -> Int {
+        try await bounded(.seconds(15)) { try await self.write(batch) }
+    }
+
+    private func write(_ batch: [HubMessage]) async throws -> Int {
         var statuses: [String: (state: String, version: String, at: Date)] = [:]
         var healths: [String: (health: HubHealth, raw: String, at: Date)] = [:]
         var events: [FleetEvent] = []

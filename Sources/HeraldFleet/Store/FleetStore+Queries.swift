@@ -6,14 +6,13 @@ extension FleetStore {
     /// Every hub (or a group's), with its state at `now`, sorted by name.
     func hubs(group: String? = nil, now: Date = Date()) async throws -> [HubRow] {
         var openAlarms: [String: Int] = [:]
-        for try await (hub, count) in try await client.query("SELECT hub, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY hub",
-                                                             logger: logger).decode((String, Int64).self) {
+        for try await (hub, count) in try await run("SELECT hub, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY hub").decode((String, Int64).self) {
             openAlarms[hub] = Int(count)
         }
-        let rows = try await client.query("""
+        let rows = try await run("""
             SELECT hub, groups, version, status, status_at, health_at, interval_s, rooms_muted, rooms_absent, failed_24h, missed_24h, last_error
             FROM hubs WHERE \(group ?? "") = '' OR \(group ?? "") = ANY(groups) ORDER BY hub
-            """, logger: logger)
+            """)
         var hubs: [HubRow] = []
         for try await (hub, groups, version, status, statusAt, healthAt, interval, muted, absent, failed, missed, error)
             in rows.decode((String, [String], String, String?, Date?, Date?, Int, [String], [String], Int, Int, String?).self) {
@@ -29,7 +28,7 @@ extension FleetStore {
     /// Each hub's presence and last heartbeat: what the alarm rules read.
     func presences() async throws -> [(hub: String, presence: HubPresence, health: HubHealth?)] {
         var result: [(String, HubPresence, HubHealth?)] = []
-        let rows = try await client.query("SELECT hub, status, status_at, health_at, interval_s, health::text FROM hubs", logger: logger)
+        let rows = try await run("SELECT hub, status, status_at, health_at, interval_s, health::text FROM hubs")
         for try await (hub, status, statusAt, healthAt, interval, health) in rows.decode((String, String?, Date?, Date?, Int, String?).self) {
             let presence = HubPresence(status: status, statusAt: statusAt, healthAt: healthAt, intervalSeconds: interval)
             result.append((hub, presence, health.flatMap { try? HubHealth.decode(Array($0.utf8)) }))
@@ -40,7 +39,7 @@ extension FleetStore {
     /// One hub's last heartbeat as it sent it, or nil.
     func health(of hub: String) async throws -> String? {
         var health: String?
-        for try await text in try await client.query("SELECT health::text FROM hubs WHERE hub = \(hub)", logger: logger).decode(String?.self) {
+        for try await text in try await run("SELECT health::text FROM hubs WHERE hub = \(hub)").decode(String?.self) {
             health = text
         }
         return health
@@ -49,9 +48,9 @@ extension FleetStore {
     /// A hub's latest events, newest first.
     func events(of hub: String, limit: Int) async throws -> [FleetEvent] {
         var events: [FleetEvent] = []
-        let rows = try await client.query("""
+        let rows = try await run("""
             SELECT hub, at, outcome, announcement, request_id, error, body::text FROM events WHERE hub = \(hub) ORDER BY at DESC, id DESC LIMIT \(limit)
-            """, logger: logger)
+            """)
         for try await (hub, at, outcome, announcement, request, error, body) in rows.decode((String, Date, String, String?, String?, String?, String).self) {
             events.append(FleetEvent(hub: hub, at: at, outcome: outcome, announcement: announcement, requestID: request, error: error, body: body))
         }
@@ -64,13 +63,13 @@ extension FleetStore {
     /// Announcements by outcome per hour since `since`, for the fleet, a group or one hub.
     func hourly(since: Date, hub: String?, group: String?) async throws -> [HourCount] {
         var counts: [HourCount] = []
-        let rows = try await client.query("""
+        let rows = try await run("""
             SELECT date_trunc('hour', e.at) AS hour, e.outcome, count(*)::bigint FROM events e
             WHERE e.at >= \(since) AND NOT (e.outcome = ANY(\(Self.notAnOutcome)))
               AND (\(hub ?? "") = '' OR e.hub = \(hub ?? ""))
               AND (\(group ?? "") = '' OR e.hub IN (SELECT h.hub FROM hubs h WHERE \(group ?? "") = ANY(h.groups)))
             GROUP BY 1, 2 ORDER BY 1, 2
-            """, logger: logger)
+            """)
         for try await (hour, outcome, count) in rows.decode((Date, String, Int64).self) {
             counts.append(HourCount(hour: hour, outcome: outcome, count: Int(count)))
         }
@@ -80,7 +79,7 @@ extension FleetStore {
     /// How many events the database holds: for the benchmark and the status.
     func eventCount() async throws -> Int {
         var total = 0
-        for try await count in try await client.query("SELECT count(*)::bigint FROM events", logger: logger).decode(Int64.self) { total = Int(count) }
+        for try await count in try await run("SELECT count(*)::bigint FROM events").decode(Int64.self) { total = Int(count) }
         return total
     }
 }

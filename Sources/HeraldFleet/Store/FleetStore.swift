@@ -2,6 +2,7 @@ import Foundation
 import HeraldConfig
 import Logging
 import PostgresNIO
+import HeraldCore
 
 /// The console's PostgreSQL: hubs, their events and alarms, shared by every console of the fleet.
 /// One `PostgresClient` (a pool, run as a `Service` of the console) behind it; the tables are
@@ -51,9 +52,21 @@ public final class FleetStore: Sendable {
         return deleted
     }
 
-    /// Whether the database answers now.
+    /// Whether the database answers now (within 2 s).
     public func ping() async -> Bool {
-        (try? await client.query("SELECT 1", logger: logger)) != nil
+        (try? await bounded(.seconds(2)) { try await self.client.query("SELECT 1", logger: self.logger) }) != nil
+    }
+
+    /// Runs `query` on a pooled connection, waiting at most 5 s for the database to answer:
+    /// what the page, the API and the alarm keeper read and write goes through here.
+    func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        try await bounded(.seconds(5)) { try await self.client.query(query, logger: self.logger) }
+    }
+
+    /// `work` within `limit`, or `DatabaseTimeout`: a pool whose server is down waits for a
+    /// connection without end, and neither a page nor the ingest may wait with it.
+    func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withDeadline(limit, timeoutError: { DatabaseTimeout(limit: limit) }, work)
     }
 }
 
@@ -75,4 +88,10 @@ extension FleetStore {
             try await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)
         }
     }
+}
+
+/// The database did not answer in time (it is down, or overloaded).
+struct DatabaseTimeout: Error, CustomStringConvertible {
+    var limit: Duration
+    var description: String { "PostgreSQL did not answer within \(limit)" }
 }

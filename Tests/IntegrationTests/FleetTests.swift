@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// The fleet console against the private Mosquitto and PostgreSQL of scripts/test.sh: real hubs
+/// (`herald serve` with `mqtt:`), `herald fleet simulate` for hundreds more, two consoles sharing
+/// the work, and the alarm webhook's end (DESIGN.md "Reaching hubs").
+extension OnTheTestSink {
+@Suite(.enabled(if: Postgres.shouldRun, "needs the private PostgreSQL and Mosquitto of scripts/test.sh"))
+final class FleetTests {
+    let tag = UUID().uuidString.prefix(6).lowercased()
+
+    init() throws {
+        try SoundServer.require()
+        try Broker.require()
+        try Postgres.require()
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+    }
+
+    /// A hub beating every second: `herald serve` with `mqtt:` and `extra` config.
+    func hub(_ name: String, groups: [String] = ["north"], extra: String = "") throws -> (harness: HeraldHarness, port: Int) {
+        let port = DaemonTests.port()
+        let harness = try HeraldHarness(extraConfig: """
+            api:
+              listen: 127.0.0.1:\(port)
+            mqtt:
+              broker: \(Broker.url)
+              hub: \(name)
+              groups: [\(groups.joined(separator: ", "))]
+              keepalive: 5s
+              health_interval: 1s
+            \(extra)
+            """)
+        return (harness, port)
+    }
+
+    /// `herald fleet simulate` for `hubs` hubs named `<prefix>0000`..., until stopped.
+    func simulate(hubs: Int, prefix: String, eventsPerSecond: Double = 0, seconds: Int = 0) throws -> Process {
+        try SoundServer.start(HeraldHarness.binary, ["fleet", "simulate", "--broker", Broker.url, "--hubs", "\(hubs)", "--prefix", prefix,
+                                                     "--interval", "60", "--events-per-second", "\(eventsPerSecond)", "--seconds", "\(seconds)"])
+    }
+
+    @Test func fiveHundredAndThreeHubsAreListedAndAKilledOneRaisesOneAlarmSentOnceByTwoConsoles() throws {
+        let database = try Postgres.freshDatabase()
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let alarms = "    offline_after: 2s\n    webhook: \(receiver.url)"
+        let consoles = [try FleetConsole(name: "a-\(tag)", database: database, alarms: alarms),
+                        try FleetConsole(name: "b-\(tag)", database: database, alarms: alarms)]
+        let names = (1...3).map { "care-\(tag)-\($0)" }
+        let hubs = try names.map { try hub($0) }
+        var daemons = try hubs.map { try Daemon($0.harness, port: $0.port) }
+        defer { daemons.forEach { $0.stop() } }
+        let simulator = try simulate(hubs: 500, prefix: "sim-\(tag)-", eventsPerSecond: 20)
+        defer { kill(simulator.processIdentifier, SIGTERM); simulator.waitUntilExit() }
+
+        try SoundServer.waitFor("503 hubs online on both consoles", timeout: 60) {
+            consoles.allSatisfy { console in
+                let listed = console.hubs
+                return listed.count == 503 && listed.allSatisfy { $0["state"] as? String == "online" }
+            }
+        }
+        let real = try #require(consoles[0].hubs.first { $0["hub"] as? String == names[0] })
+        #expect(real["groups"] as? [String] == ["north"] && real["interval_s"] as? Int == 1, "\(real)")
+        #expect(consoles[0].alarms().isEmpty, "no alarm on a healthy fleet: \(consoles[0].alarms())")
+
+        // kill -9: the broker publishes its last will at once (the socket closes).
+        let killed = ContinuousClock.now
+        daemons[0].crash()
+        try SoundServer.waitFor("the offline alarm", timeout: 20) {
+            consoles[1].alarms("?state=open").contains { $0["hub"] as? String == names[0] && $0["kind"] as? String == "offline" }
+        }
+        let raised = ContinuousClock.now - killed
+        // offline_after (2 s) plus a heartbeat (1 s) plus one sweep (2 s), with a second to spare.
+        #expect(raised < .seconds(6), "raised \(raised) after the kill")
+        try SoundServer.waitFor("the webhook", timeout: 10) { receiver.events.contains { $0["event"] as? String == "alarm_opened" } }
+        // Both consoles sweep and send: give a second sending every chance to happen.
+        Thread.sleep(forTimeInterval: 5)
+        let opened = receiver.events.filter { $0["event"] as? String == "alarm_opened" }
+        #expect(opened.count == 1, "\(receiver.events)")
+        #expect(opened.first?["hub"] as? String == names[0] && opened.first?["kind"] as? String == "offline")
+        #expect(consoles[0].alarms("?state=open").count == 1 && consoles[1].alarms("?state=open").count == 1)
+        #expect(consoles[0].hubs.first { $0["hub"] as? String == names[0] }?["state"] as? String == "offline")
+
+        // Back: the alarm closes, and the webhook hears of it once.
+        daemons[0] = try Daemon(hubs[0].harness, port: hubs[0].port)
+        try SoundServer.waitFor("the alarm to close", timeout: 20) { consoles[0].alarms("?state=open").isEmpty }
+        try SoundServer.waitFor("the closing notice", timeout: 10) { receiver.events.contains { $0["event"] as? String == "alarm_closed" } }
+        Thread.sleep(forTimeInterval: 3)
+        let closed = receiver.events.filter { $0["event"] as? String == "alarm_closed" }
+        #expect(closed.count == 1 && closed.first?["alarm"] as? Int == opened.first?["alarm"] as? Int, "\(receiver.events)")
+        #expect(receiver.events.count == 2, "one opening, one closing: \(receiver.events)")
+        #expect(try Postgres.query(database, "SELECT count(*) FROM alarms") == "1")
+
+        // The page, its chart of the simulator's events, and the fleet's metrics.
+        let (status, page, _) = Daemon.rawRequest("GET", consoles[0].base + "/")
+        #expect(status == 200 && String(decoding: page ?? Data(), as: UTF8.self).contains("Herald fleet"))
+        let chart = try #require(try consoles[1].get("/v1/chart?group=group-1") as? [String: Any])
+        let played = (chart["hours"] as? [[String: Any]] ?? []).filter { $0["outcome"] as? String == "played" }.compactMap { $0["count"] as? Int }
+        #expect(played.reduce(0, +) > 0, "\(chart)")
+        let metrics = String(decoding: Daemon.rawRequest("GET", consoles[1].base + "/metrics").1 ?? Data(), as: UTF8.self)
+        #expect(metrics.contains(#"herald_fleet_hubs{state="online"} 503"#), "\(metrics)")
+        #expect(metrics.contains(#"herald_fleet_alarms_open{kind="offline"} 0"#))
+        #expect(!consoles.contains { $0.log.contains(" error ") }, "\(consoles.map(\.log))")
+    }
+
+    @Test func aHubsMissedReminderRaisesItsAlarm() throws {
+        let database = try Postgres.freshDatabase()
+        let console = try FleetConsole(name: "m-\(tag)", database: database)
+        let name = "care-\(tag)-m"
+        let hub = try hub(name, extra: "reminders:\n  grace: 1s\n")
+        var daemon = try Daemon(hub.harness, port: hub.port)
+        let due = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2).rounded(.up))
+        let format = DateFormatter()
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        let (code, _) = try daemon.post("/v1/reminders", #"{"text": "Time for the evening tablets", "time_zone": "UTC", "schedule": {"at": "\#(format.string(from: due))"}}"#)
+        #expect(code == 201)
+        // Off over its time and past the grace: logged missed at the next start.
+        daemon.stop()
+        Thread.sleep(until: due.addingTimeInterval(3))
+        daemon = try Daemon(hub.harness, port: hub.port)
+        defer { daemon.stop() }
+        try SoundServer.waitFor("the missed reminder's alarm", timeout: 20) {
+            console.alarms("?state=open").contains { $0["hub"] as? String == name && $0["kind"] as? String == "reminder_missed" }
+        }
+        let listed = try #require(console.hubs.first { $0["hub"] as? String == name })
+        #expect(listed["missed_24h"] as? Int == 1, "\(listed)")
+    }
+
+    @Test func eventsPublishedWhileTheDatabaseIsDownAreAllKeptWhenItIsBack() throws {
+        let database = try Postgres.freshDatabase()
+        let console = try FleetConsole(name: "d-\(tag)", database: database)
+        try Postgres.stop()
+        var restarted = false
+        defer { if !restarted { try? Postgres.start() } }
+        try SoundServer.waitFor("the console to say the database is down", timeout: 20) {
+            (try? console.get("/v1/health") as? [String: Any])?["database"] as? String == "not answering"
+        }
+        let simulator = try simulate(hubs: 20, prefix: "down-\(tag)-", eventsPerSecond: 100, seconds: 4)
+        simulator.waitUntilExit()
+        let said = String(decoding: (simulator.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let published = try #require(said.split(separator: "\n").last.flatMap { Int($0.split(separator: " ")[1]) }, "\(said)")
+        #expect(published >= 300, "\(said)")
+        try Postgres.start()
+        restarted = true
+        try SoundServer.waitFor("every event written", timeout: 30) {
+            (try? Postgres.query(database, "SELECT count(DISTINCT announcement) FROM events WHERE hub LIKE 'down-\(tag)-%'")) == "\(published)"
+        }
+        #expect(try Postgres.query(database, "SELECT count(*) FROM events") == "\(published)", "none twice")
+        #expect(console.hubs.count == 20)
+        #expect(console.log.contains("could not write") && console.log.contains("the database answers again"), "\(console.log)")
+    }
+
+    @Test func messagesOfAnotherShapeAreRefusedLoggedAndCounted() throws {
+        let database = try Postgres.freshDatabase()
+        let console = try FleetConsole(name: "x-\(tag)", database: database)
+        let name = "shop-\(tag)"
+        try Broker.publish("herald/\(name)/health", "not json")
+        try Broker.publish("herald/\(name)/status", #"{"state":"asleep"}"#)
+        try Broker.publish("herald/\(name)/events", #"{"hub":"someone-else","outcome":"played"}"#)
+        try Broker.publish("herald/\(name)/status", #"{"state":"online","version":"1"}"#)
+        try SoundServer.waitFor("the good status", timeout: 10) { console.hubs.contains { $0["hub"] as? String == name } }
+        let metrics = String(decoding: Daemon.rawRequest("GET", console.base + "/metrics").1 ?? Data(), as: UTF8.self)
+        #expect(metrics.contains("herald_fleet_messages_refused_total 3"), "\(metrics)")
+        #expect(console.log.contains("herald/\(name)/health: the payload is not JSON"), "\(console.log)")
+        #expect(console.log.contains("names hub 'someone-else', the topic '\(name)'"))
+        // The API refuses a request a browser on another site sends, and a test announcement without a target.
+        let (origin, _, _) = Daemon.rawRequest("POST", console.base + "/v1/announce", #"{"hub":"x","text":"hi"}"#,
+                                               headers: ["Content-Type": "application/json", "Origin": "http://evil.example"])
+        #expect(origin == 403)
+        let (plain, _, _) = Daemon.rawRequest("POST", console.base + "/v1/announce", #"{"hub":"x","text":"hi"}"#, headers: ["Content-Type": "text/plain"])
+        #expect(plain == 415)
+        let (code, body) = try Daemon.request("POST", console.base + "/v1/announce", #"{"text":"hi"}"#)
+        #expect(code == 400 && (body as? [String: Any])?["field"] as? String == "hub", "\(String(describing: body))")
+    }
+}
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The private PostgreSQL server that `scripts/test.sh` starts (scripts/private-postgres.sh):
+/// a fresh database per test, psql to look inside, and a stop and start for "the database is down".
+enum Postgres {
+    static let environment = ProcessInfo.processInfo.environment
+    static let port = environment["HERALD_TEST_PG_PORT"].flatMap(Int.init) ?? 0
+    static let bin = environment["HERALD_TEST_PG_BIN"] ?? ""
+    static let data = environment["HERALD_TEST_PG_DATA"] ?? ""
+    /// The server's options (port, socket folder, loopback only), for `start`.
+    static let options = environment["HERALD_TEST_PG_OPTIONS"] ?? ""
+    static var isConfigured: Bool { port != 0 && !bin.isEmpty && !data.isEmpty && !options.isEmpty }
+    /// Under CI a missing server must fail the tests, never skip them.
+    static var shouldRun: Bool { (isConfigured && Broker.isConfigured) || environment["CI"] == "true" }
+
+    static func require() throws {
+        guard isConfigured else {
+            throw SoundServer.CommandFailed(description: "no private PostgreSQL: run the tests with scripts/test.sh (it exports HERALD_TEST_PG_PORT, _BIN and _DATA)")
+        }
+    }
+
+    /// A new, empty database: its `postgres://` address.
+    static func freshDatabase() throws -> String {
+        let name = "fleet_" + UUID().uuidString.prefix(8).lowercased()
+        let result = try SoundServer.run(bin + "/createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "herald", name])
+        guard result.status == 0 else { throw SoundServer.CommandFailed(description: "createdb \(name): \(result.stderr)") }
+        return "postgres://herald@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// What psql prints for `sql` (unaligned, tuples only) in the database at `url`.
+    static func query(_ url: String, _ sql: String) throws -> String {
+        let result = try SoundServer.run(bin + "/psql", [url, "-Atc", sql])
+        guard result.status == 0 else { throw SoundServer.CommandFailed(description: "psql: \(sql): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// pg_ctl as the server's own user (it refuses root).
+    private static func pgctl(_ arguments: [String]) throws {
+        let (program, words) = getuid() == 0 ? ("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/pg_ctl"] + arguments)
+                                             : (bin + "/pg_ctl", arguments)
+        // Its output to a file, not a pipe: the server pg_ctl starts would hold a pipe open, and a
+        // read to its end would wait as long as the server runs.
+        let output = NSTemporaryDirectory() + "herald-pg_ctl-\(UUID().uuidString).log"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try SoundServer.run("/bin/sh", ["-c", #""$@" >"$HERALD_TEST_LOG" 2>&1"#, "sh", program] + words,
+                                         environment: ["HERALD_TEST_LOG": output])
+        guard result.status == 0 else {
+            throw SoundServer.CommandFailed(description: "pg_ctl \(arguments.last ?? ""): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// A fast shutdown: every session ends now.
+    static func stop() throws { try pgctl(["-D", data, "-m", "fast", "-w", "stop"]) }
+
+    /// Back on the same port, with the options scripts/private-postgres.sh started it with.
+    static func start() throws { try pgctl(["-D", data, "-w", "-t", "30", "-l", data + "/../postgres.log", "-o", options, "start"]) }
+}
+
+/// A running `herald --config FILE fleet serve`, as an operator starts it.
+final class FleetConsole {
+    let process: Process
+    let base: String
+    let folder: String
+
+    /// `name`: its console name; `alarms`: the lines under `alarms:` (indented by four spaces).
+    init(name: String, database: String, alarms: String = "", port: Int = OnTheTestSink.DaemonTests.port()) throws {
+        folder = NSTemporaryDirectory() + "herald-fleet-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let config = folder + "/console.yaml"
+        try """
+            fleet:
+              broker: \(Broker.url)
+              database: \(database)
+              listen: 127.0.0.1:\(port)
+              name: \(name)
+              alarms:
+            \(alarms.isEmpty ? "    offline_after: 5m" : alarms)
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        base = "http://127.0.0.1:\(port)"
+        // Its log to a file: a pipe nobody reads would stop a console that logs much.
+        let log = folder + "/console.log"
+        process = try SoundServer.start("/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$HERALD_TEST_LOG""#, HeraldHarness.binary,
+                                                    "--config", config, "fleet", "serve"], environment: ["HERALD_TEST_LOG": log])
+        let (base, process) = (base, process)
+        try SoundServer.waitFor("the fleet console to answer", timeout: 20) {
+            guard process.isRunning else {
+                let errors = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw SoundServer.CommandFailed(description: "herald fleet serve exited: \(errors.suffix(2000))")
+            }
+            return (try? Daemon.request("GET", "\(base)/v1/health", timeout: 1).1 as? [String: Any])?["status"] as? String == "ok"
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    func get(_ path: String) throws -> Any? {
+        let (status, body) = try Daemon.request("GET", base + path, timeout: 10)
+        guard status == 200 else { throw SoundServer.CommandFailed(description: "GET \(path): \(status) \(String(describing: body))") }
+        return body
+    }
+
+    /// What it logged so far.
+    var log: String { (try? String(contentsOfFile: folder + "/console.log", encoding: .utf8)) ?? "" }
+
+    var hubs: [[String: Any]] { ((try? get("/v1/hubs")) as? [[String: Any]]) ?? [] }
+
+    func alarms(_ query: String = "") -> [[String: Any]] { ((try? get("/v1/alarms" + query)) as? [[String: Any]]) ?? [] }
+}
