@@ -5,7 +5,7 @@ extension ConfigValues {
     /// `fleet:`; nil (no console) when `fleet.database` is absent or empty.
     mutating func fleet() -> FleetSettings? {
         guard let written = string("fleet.database")?.trimmingCharacters(in: .whitespaces), !written.isEmpty else {
-            if let key = ["fleet.broker", "fleet.listen", "fleet.alarms.webhook"].first(where: { !(string($0) ?? "").isEmpty }) {
+            if let key = ["fleet.broker", "fleet.alarms.webhook"].first(where: { !(string($0) ?? "").isEmpty }) {
                 report(key, "has no effect without fleet.database; add database: postgres://herald@127.0.0.1:5432/herald_fleet or remove it")
             }
             return nil
@@ -27,10 +27,11 @@ extension ConfigValues {
         }
         var broker = MQTTSettings(host: host, port: port, tls: tls, hub: name)
         broker.clientID = "herald-fleet-\(name)"
-        // A console restarted (or a broker blip) within 5 minutes catches up on what came meanwhile;
-        // one gone for longer stops holding a share of the hubs' messages.
-        broker.sessionExpiry = 300
-        broker.endsSessionOnStop = true
+        // No session kept past a connection: a broker routes a shared subscription's messages to
+        // offline members too (Mosquitto does), so a console that died would hold a share of every
+        // hub's events until its session expired, then lose them. With none, the consoles still
+        // connected get everything at once.
+        broker.sessionExpiry = 0
         broker.username = string("fleet.username").flatMap { $0.isEmpty ? nil : $0 }
         broker.password = string("fleet.password").flatMap { $0.isEmpty ? nil : $0 }
         if broker.password != nil && broker.username == nil { report("fleet.password", "a password needs fleet.username") }

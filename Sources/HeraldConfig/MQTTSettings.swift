@@ -26,9 +26,6 @@ public struct MQTTSettings: Sendable, Equatable {
     /// is sent to it while it is off waits for it (bounded by the broker's own
     /// `persistent_client_expiration`).
     public var sessionExpiry: UInt32 = .max
-    /// Whether a clean stop ends the session at once (a fleet console: its share of the group's
-    /// messages goes to the consoles still running, not into a queue nobody reads).
-    public var endsSessionOnStop = false
     /// How often the retained heartbeat `herald/<hub>/health` goes out (and at once on a change).
     public var healthInterval: Duration = .seconds(60)
 

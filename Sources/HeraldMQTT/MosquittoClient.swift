@@ -177,16 +177,7 @@ package final class MosquittoClient: @unchecked Sendable {
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
                 // Queued after the goodbye, so the broker reads it first; NO_CONN when already down,
                 // which is what stopping wants anyway.
-                if settings.endsSessionOnStop {
-                    // A session expiry of 0 in DISCONNECT: the broker forgets this client now, so a
-                    // console stopped on purpose holds no share of what its group receives.
-                    var properties: OpaquePointer?
-                    _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), 0)
-                    _ = mosquitto_disconnect_v5(handle, 0, properties)
-                    mosquitto_property_free_all(&properties)
-                } else {
-                    _ = mosquitto_disconnect(handle)
-                }
+                _ = mosquitto_disconnect(handle)
             }
         }
         stopping.store(true, ordering: .releasing)

@@ -34,26 +34,22 @@ enum Postgres {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// pg_ctl as the server's own user (it refuses root).
-    private static func pgctl(_ arguments: [String]) throws {
-        let (program, words) = getuid() == 0 ? ("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/pg_ctl"] + arguments)
-                                             : (bin + "/pg_ctl", arguments)
-        // Its output to a file, not a pipe: the server pg_ctl starts would hold a pipe open, and a
-        // read to its end would wait as long as the server runs.
-        let output = NSTemporaryDirectory() + "herald-pg_ctl-\(UUID().uuidString).log"
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try SoundServer.run("/bin/sh", ["-c", #""$@" >"$HERALD_TEST_LOG" 2>&1"#, "sh", program] + words,
-                                         environment: ["HERALD_TEST_LOG": output])
-        guard result.status == 0 else {
-            throw SoundServer.CommandFailed(description: "pg_ctl \(arguments.last ?? ""): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
+    /// pg_ctl as the server's own user (it refuses root), spawned with a fresh signal mask (the
+    /// test runner's threads block SIGTERM and SIGINT, and a server inheriting that would ignore
+    /// the next stop) and no pipe (the server would keep it open), then `ready` awaited.
+    private static func pgctl(_ arguments: [String], until ready: Bool) throws {
+        let command = [bin + "/pg_ctl"] + arguments
+        try Broker.spawnAndReap(getuid() == 0 ? ["runuser", "-u", "postgres", "--"] + command : command)
+        try SoundServer.waitFor("PostgreSQL to \(ready ? "accept" : "refuse") connections", timeout: 30) {
+            (try SoundServer.run(bin + "/pg_isready", ["-h", "127.0.0.1", "-p", "\(port)"]).status == 0) == ready
         }
     }
 
     /// A fast shutdown: every session ends now.
-    static func stop() throws { try pgctl(["-D", data, "-m", "fast", "-w", "stop"]) }
+    static func stop() throws { try pgctl(["-D", data, "-m", "fast", "-w", "stop"], until: false) }
 
     /// Back on the same port, with the options scripts/private-postgres.sh started it with.
-    static func start() throws { try pgctl(["-D", data, "-w", "-t", "30", "-l", data + "/../postgres.log", "-o", options, "start"]) }
+    static func start() throws { try pgctl(["-D", data, "-w", "-t", "30", "-l", data + "/../postgres.log", "-o", options, "start"], until: true) }
 }
 
 /// A running `herald --config FILE fleet serve`, as an operator starts it.

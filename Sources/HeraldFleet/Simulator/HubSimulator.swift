@@ -45,7 +45,17 @@ public final class HubSimulator: Sendable {
         }
     }
 
-    public func stop() { client.stop(goodbye: nil) }
+    /// Clears its hubs' retained status and heartbeat (an empty retained publish each), so no
+    /// console started later lists hubs that never existed, then disconnects.
+    public func stop() {
+        if client.isConnected {
+            for index in 0..<plan.hubs {
+                _ = try? client.publish("herald/\(plan.name(index))/status", [], retain: true)
+                _ = try? client.publish("herald/\(plan.name(index))/health", [], retain: true)
+            }
+        }
+        client.stop(goodbye: nil)
+    }
 
     /// Every hub's status and heartbeat once.
     public func beat(now: Date = Date()) throws {
