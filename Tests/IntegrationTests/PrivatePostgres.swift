@@ -45,8 +45,9 @@ enum Postgres {
         }
     }
 
-    /// A fast shutdown: every session ends now.
-    static func stop() throws { try pgctl(["-D", data, "-m", "fast", "-w", "stop"], until: false) }
+    /// An immediate stop, as a crash or a pulled cable would be (a fast one was seen here to wait
+    /// minutes for a backend before the server went).
+    static func stop() throws { try pgctl(["-D", data, "-m", "immediate", "-w", "stop"], until: false) }
 
     /// Back on the same port, with the options scripts/private-postgres.sh started it with.
     static func start() throws { try pgctl(["-D", data, "-w", "-t", "30", "-l", data + "/../postgres.log", "-o", options, "start"], until: true) }

@@ -26,6 +26,9 @@ extension FleetStore {
         return try await client.withTransaction(logger: logger) { connection in
             let known = Array(Set(batch.map(\.hub))).sorted()
             try await connection.query("INSERT INTO hubs (hub) SELECT unnest(\(known)) ON CONFLICT (hub) DO NOTHING", logger: logger)
+            // The batch's hubs locked in name order: two consoles writing batches that share hubs
+            // then wait for each other instead of deadlocking (seen with two consoles and 500 hubs).
+            try await connection.query("SELECT hub FROM hubs WHERE hub = ANY(\(known)) ORDER BY hub FOR UPDATE", logger: logger)
             if !statuses.isEmpty {
                 let hubs = Array(statuses.keys)
                 let states = hubs.map { statuses[$0]!.state }, versions = hubs.map { statuses[$0]!.version }
