@@ -57,7 +57,9 @@ public struct MQTTLink: Service {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await reportTakenUp(outbox: outbox) }
-                group.addTask { await heartbeat(client: client, outbox: outbox) }
+                // Not in the group: the group waits for the outcomes still to report after the
+                // link stops; the heartbeat must end with the link.
+                let beating = Task { await heartbeat(client: client, outbox: outbox) }
                 for await event in client.events {
                     switch event {
                     case .connected:
@@ -85,7 +87,7 @@ public struct MQTTLink: Service {
                     }
                 }
                 // The events ended (the client stopped): the heartbeat would beat on alone.
-                group.cancelAll()
+                beating.cancel()
             }
         } onGracefulShutdown: {
             // Ends the event stream above once the goodbye is out.
