@@ -74,7 +74,9 @@ public struct FleetAPI: Sendable {
             return try json(alarm)
         }
         router.get("/v1/chart") { request, _ in
-            let since = Calendar(identifier: .gregorian).dateInterval(of: .hour, for: Date())!.start.addingTimeInterval(-23 * 3600)
+            // Whole UTC hours, as the database buckets them (a half-hour time zone would split them).
+            let now = Date().timeIntervalSince1970
+            let since = Date(timeIntervalSince1970: (now - now.truncatingRemainder(dividingBy: 3600)) - 23 * 3600)
             let hours = try await store.hourly(since: since, hub: request.uri.queryParameters.get("hub"),
                                                group: request.uri.queryParameters.get("group"))
             return try json(Chart(since: since, hours: hours))

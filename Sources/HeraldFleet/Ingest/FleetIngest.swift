@@ -102,7 +102,11 @@ public struct FleetIngest: Service {
                     logger.error("fleet: \(dropped - reportedDropped) waiting events dropped, the oldest first: more than \(Self.maxWaitingEvents) waited for the database")
                     reportedDropped = dropped
                 }
-                if await waiting.isFinished { return }
+                if await waiting.isFinished {
+                    let lost = await waiting.count
+                    logger.error("fleet: stopping with \(lost) hub messages not written (the database did not answer); the hubs' statuses and heartbeats come again, these events do not")
+                    return
+                }
                 try? await Task.sleep(for: retry)
                 retry = min(retry * 2, .seconds(10))
             }
@@ -122,6 +126,7 @@ actor WaitingMessages {
     init(maxEvents: Int) { self.maxEvents = maxEvents }
 
     var isFinished: Bool { finished }
+    var count: Int { messages.count }
 
     func add(_ message: HubMessage) {
         messages.append(message)

@@ -26,6 +26,10 @@ enum HubMessage: Sendable {
         }
         let hub = levels[1]
         guard !payload.isEmpty else { return nil }
+        // PostgreSQL's text and jsonb hold no NUL: one such message would fail its whole batch.
+        if String(decoding: payload, as: UTF8.self).contains("\\u0000") || payload.contains(0) {
+            throw HubMessageError(topic: topic, problem: "the payload holds a NUL character (\\u0000), which Herald never sends")
+        }
         let object: [String: Any]
         do {
             guard let read = try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {

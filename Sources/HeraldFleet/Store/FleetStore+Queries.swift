@@ -64,7 +64,7 @@ extension FleetStore {
     func hourly(since: Date, hub: String?, group: String?) async throws -> [HourCount] {
         var counts: [HourCount] = []
         let rows = try await run("""
-            SELECT date_trunc('hour', e.at) AS hour, e.outcome, count(*)::bigint FROM events e
+            SELECT date_trunc('hour', e.at, 'UTC') AS hour, e.outcome, count(*)::bigint FROM events e
             WHERE e.at >= \(since) AND NOT (e.outcome = ANY(\(Self.notAnOutcome)))
               AND (\(hub ?? "") = '' OR e.hub = \(hub ?? ""))
               AND (\(group ?? "") = '' OR e.hub IN (SELECT h.hub FROM hubs h WHERE \(group ?? "") = ANY(h.groups)))
