@@ -38,17 +38,16 @@ struct MigratedFirst<Then: Service>: Service {
 
     func run() async throws {
         var retry: Duration = .milliseconds(500)
-        while !Task.isShuttingDownGracefully {
+        while true {
             do {
-                // Bounded: waiting for a connection to a server that is down never ends by itself.
-                try await store.bounded(.seconds(10)) { try await store.migrate() }
-                try await then.run()
-                return
+                try await store.migrate()
+                break
             } catch {
                 logger.error("fleet: cannot prepare the database yet: \(String(reflecting: error)); trying again in \(retry)")
                 guard (try? await Task.sleep(for: retry)) != nil else { return }
                 retry = min(retry * 2, .seconds(10))
             }
         }
+        try await then.run()
     }
 }

@@ -17,11 +17,6 @@ public final class FleetStore: Sendable {
                                                          password: database.password, database: database.name, tls: .disable)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 8
-        // The server ends what runs too long: a query already running ignores the client's
-        // cancellation, so `bounded` alone cannot stop one stuck on a lock or a lost peer.
-        configuration.options.additionalStartupParameters = [
-            ("statement_timeout", "10000"), ("lock_timeout", "5000"), ("idle_in_transaction_session_timeout", "30000"),
-        ]
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }
