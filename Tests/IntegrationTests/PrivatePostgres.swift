@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The private PostgreSQL server that `scripts/test.sh` starts (scripts/private-postgres.sh):
 /// a fresh database per test, psql to look inside, and a stop and start for "the database is down".
@@ -93,9 +94,14 @@ final class FleetConsole {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// SIGTERM, and SIGKILL after 10 s: a console that does not stop must not hold the suite.
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
+        if (try? SoundServer.waitFor("the fleet console to stop", timeout: 10) { !process.isRunning }) == nil {
+            Issue.record("herald fleet serve did not stop within 10 s of SIGTERM; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
     }
 
