@@ -49,7 +49,7 @@ public struct FleetAPI: Sendable {
         }
         router.get("/v1/hubs/:hub") { _, context in
             let name = try context.parameters.require("hub")
-            guard let hub = try await store.hubs().first(where: { $0.hub == name }) else {
+            guard let hub = try await store.hubs(named: name).first else {
                 throw FleetAPIError(.notFound, field: "hub", "no hub '\(name)' has been heard of")
             }
             let health = try await store.health(of: name).flatMap { try? HubHealth.decode(Array($0.utf8)) }

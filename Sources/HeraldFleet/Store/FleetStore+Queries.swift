@@ -3,15 +3,15 @@ import HeraldCore
 import PostgresNIO
 
 extension FleetStore {
-    /// Every hub (or a group's), with its state at `now`, sorted by name.
-    func hubs(group: String? = nil, now: Date = Date()) async throws -> [HubRow] {
+    /// Every hub (or a group's, or the one named), with its state at `now`, sorted by name.
+    func hubs(group: String? = nil, named hub: String? = nil, now: Date = Date()) async throws -> [HubRow] {
         var openAlarms: [String: Int] = [:]
         for try await (hub, count) in try await run("SELECT hub, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY hub").decode((String, Int64).self) {
             openAlarms[hub] = Int(count)
         }
         let rows = try await run("""
             SELECT hub, groups, version, status, status_at, health_at, interval_s, rooms_muted, rooms_absent, failed_24h, missed_24h, last_error
-            FROM hubs WHERE \(group ?? "") = '' OR \(group ?? "") = ANY(groups) ORDER BY hub
+            FROM hubs WHERE (\(group ?? "") = '' OR \(group ?? "") = ANY(groups)) AND (\(hub ?? "") = '' OR hub = \(hub ?? "")) ORDER BY hub
             """)
         var hubs: [HubRow] = []
         for try await (hub, groups, version, status, statusAt, healthAt, interval, muted, absent, failed, missed, error)
