@@ -61,7 +61,8 @@ final class FleetTests {
         try SoundServer.waitFor("503 hubs online on both consoles", timeout: 60) {
             consoles.allSatisfy { console in
                 let listed = ours(console)
-                return listed.count == 503 && listed.allSatisfy { $0["state"] as? String == "online" }
+                // Online can come from the status alone; the groups come with the first heartbeat.
+                return listed.count == 503 && listed.allSatisfy { $0["state"] as? String == "online" && $0["last_heartbeat"] != nil }
             }
         }
         let real = try #require(consoles[0].hubs.first { $0["hub"] as? String == names[0] })
