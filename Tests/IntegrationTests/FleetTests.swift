@@ -16,15 +16,17 @@ final class FleetTests {
         try SoundServer.setSink(volumes: ["60%"], muted: false)
     }
 
-    /// A hub beating every second: `herald serve` with `mqtt:` and `extra` config.
-    func hub(_ name: String, groups: [String] = ["north"], extra: String = "") throws -> (harness: HeraldHarness, port: Int) {
+    /// A hub beating every second: `herald serve` with `mqtt:` (on `broker`, with `login` lines
+    /// under it) and `extra` config.
+    func hub(_ name: String, groups: [String] = ["north"], broker: String = Broker.url, login: [String] = [],
+             extra: String = "") throws -> (harness: HeraldHarness, port: Int) {
         let port = DaemonTests.port()
         let harness = try HeraldHarness(extraConfig: """
             api:
               listen: 127.0.0.1:\(port)
             mqtt:
-              broker: \(Broker.url)
-              hub: \(name)
+              broker: \(broker)
+            \(login.map { "  " + $0 + "\n" }.joined())  hub: \(name)
               groups: [\(groups.joined(separator: ", "))]
               keepalive: 5s
               health_interval: 1s
@@ -108,6 +110,46 @@ final class FleetTests {
         let online = metrics.split(separator: "\n").first { $0.hasPrefix(#"herald_fleet_hubs{state="online"} "#) }
         #expect(online.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 503 } == true, "\(metrics)")
         #expect(!consoles.contains { $0.log.contains(" error ") }, "\(consoles.map(\.log))")
+    }
+
+    /// As the README runs it: TLS, users, and Config/mosquitto-acl.example's ACL. The console,
+    /// logged in as `fleet-console`, hears a hub that logs in as itself (its heartbeat allowed),
+    /// and its test announcement reaches the hub and is said.
+    @Test func throughTLSAndTheExampleACLTheConsoleHearsAHubAndItsTestAnnouncementIsSaid() throws {
+        let folder = NSTemporaryDirectory() + "herald-fleet-acl-\(tag)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let authority = try TestCertificates.authority("ca", in: folder)
+        let certificate = try TestCertificates.server("broker", signedBy: authority, in: folder)
+        let name = "care-\(tag)-acl"
+        let broker = try MQTTPrivateBroker.withExampleACL(users: ["fleet-console", name], aclLines: "",
+                                                          tls: "certfile \(certificate.certificate)\nkeyfile \(certificate.key)", in: folder)
+        defer { broker.stop() }
+        let url = "mqtts://127.0.0.1:\(broker.port)"
+        let hub = try hub(name, broker: url, login: ["username: \(name)", "password: secret-\(name)", "ca: \(authority.certificate)"])
+        let daemon = try Daemon(hub.harness, port: hub.port)
+        defer { daemon.stop() }
+        let console = try FleetConsole(name: "t-\(tag)", database: try Postgres.freshDatabase(),
+                                       broker: ["broker: \(url)", "username: fleet-console", "password: secret-fleet-console",
+                                                "ca: \(authority.certificate)"])
+        try SoundServer.waitFor("the hub listed online with its heartbeat", timeout: 20) {
+            console.hubs.contains { $0["hub"] as? String == name && $0["state"] as? String == "online" && $0["last_heartbeat"] != nil }
+        }
+        let (code, body) = try Daemon.request("POST", console.base + "/v1/announce", #"{"hub": "\#(name)", "text": "A test from the console."}"#)
+        #expect(code == 202, "\(String(describing: body))")
+        let requestID = try #require((body as? [String: Any])?["request_id"] as? String)
+        try SoundServer.waitFor("the hub to say it", timeout: 20) {
+            try hub.harness.history().contains { $0["request_id"] as? String == requestID && $0["outcome"] as? String == "played" }
+        }
+        // Its played event came back to the console through the ACL too.
+        try SoundServer.waitFor("the console to hold the played event", timeout: 10) {
+            ((try? console.get("/v1/hubs/\(name)") as? [String: Any])?["events"] as? [[String: Any]] ?? []).contains {
+                $0["request_id"] as? String == requestID && $0["outcome"] as? String == "played"
+            }
+        }
+        let link = try daemon.get("/v1/status")["mqtt"] as? [String: Any] ?? [:]
+        #expect(link["last_error"] == nil, "the hub's own publishes (status, health, events) were all allowed: \(link)")
+        #expect(!broker.log.contains("Denied"), "the broker denied nothing: \(broker.log.split(separator: "\n").filter { $0.contains("Denied") })")
     }
 
     @Test func aHubsMissedReminderRaisesItsAlarm() throws {

@@ -50,6 +50,26 @@ final class MQTTPrivateBroker {
 
     deinit { stop() }
 
+    /// A broker as Config/mosquitto-acl.example says to run one: no anonymous clients, a password
+    /// `secret-<user>` for each of `users`, the example's ACL as shipped plus `aclLines` (an admin's
+    /// per-hub group blocks), and `tls` lines (certfile, keyfile) when given.
+    static func withExampleACL(users: [String], aclLines: String, tls: String = "", in folder: String) throws -> MQTTPrivateBroker {
+        let passwords = folder + "/passwd", acl = folder + "/herald.acl"
+        for (index, user) in users.enumerated() {
+            let result = try SoundServer.run("mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", passwords, user, "secret-\(user)"])
+            guard result.status == 0 else { throw SoundServer.CommandFailed(description: "mosquitto_passwd: \(result.stderr)") }
+        }
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Config/mosquitto-acl.example").standardized.path
+        try (String(contentsOfFile: example, encoding: .utf8) + "\n" + aclLines).write(toFile: acl, atomically: true, encoding: .utf8)
+        return try MQTTPrivateBroker(config: """
+            allow_anonymous false
+            password_file \(passwords)
+            acl_file \(acl)
+            \(tls)
+            """, in: folder)
+    }
+
     /// SIGTERM by the pid it wrote, and waits for it to go.
     func stop() {
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),

@@ -102,26 +102,12 @@ final class MQTTSecurityTests {
 
     // MARK: - ACL
 
-    /// A broker with users and docs/mqtt-security-draft.md's ACL: hub-a in group north, hub-b,
+    /// A broker with users and Config/mosquitto-acl.example's ACL: hub-a in group north, hub-b,
     /// and the backend.
     func aclBroker() throws -> (broker: MQTTPrivateBroker, backend: BrokerAccess, hubA: BrokerAccess, hubB: BrokerAccess) {
-        let passwords = folder + "/passwd", acl = folder + "/herald.acl"
-        for (index, user) in ["backend", "hub-a", "hub-b"].enumerated() {
-            let result = try SoundServer.run("mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", passwords, user, "secret-\(user)"])
-            guard result.status == 0 else { throw SoundServer.CommandFailed(description: "mosquitto_passwd: \(result.stderr)") }
-        }
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Config/mosquitto-acl.example").standardized.path
-        // The example as shipped, and the lines an admin adds per hub for its groups.
-        try (String(contentsOfFile: example, encoding: .utf8) + """
-
+        let broker = try MQTTPrivateBroker.withExampleACL(users: ["backend", "hub-a", "hub-b"], aclLines: """
             user hub-a
             topic read herald/groups/north/announce
-            """).write(toFile: acl, atomically: true, encoding: .utf8)
-        let broker = try MQTTPrivateBroker(config: """
-            allow_anonymous false
-            password_file \(passwords)
-            acl_file \(acl)
             """, in: folder)
         let base = BrokerAccess(port: broker.port)
         return (broker, base.user("backend", password: "secret-backend"), base.user("hub-a", password: "secret-hub-a"),

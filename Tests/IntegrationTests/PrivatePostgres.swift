@@ -60,14 +60,16 @@ final class FleetConsole {
     let base: String
     let folder: String
 
-    /// `name`: its console name; `alarms`: the lines under `alarms:` (indented by four spaces).
-    init(name: String, database: String, alarms: String = "", port: Int = OnTheTestSink.DaemonTests.port()) throws {
+    /// `name`: its console name; `alarms`: the lines under `alarms:` (indented by four spaces);
+    /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`).
+    init(name: String, database: String, alarms: String = "", broker: [String] = ["broker: \(Broker.url)"],
+         port: Int = OnTheTestSink.DaemonTests.port()) throws {
         folder = NSTemporaryDirectory() + "herald-fleet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let config = folder + "/console.yaml"
         try """
             fleet:
-              broker: \(Broker.url)
+            \(broker.map { "  " + $0 }.joined(separator: "\n"))
               database: \(database)
               listen: 127.0.0.1:\(port)
               name: \(name)
