@@ -150,8 +150,9 @@ let package = Package(
         .executableTarget(
             name: "herald-bench",
             dependencies: [
-                "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "PulseAudio", "Speech", "SoundFile",
+                "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldFleet", "PulseAudio", "Speech", "SoundFile",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // The soak (scripts/soak.sh): a real `herald serve` left alone with faults; talks to it only
         // from outside (HTTP, MQTT, pactl, its SQLite file): of Herald's modules it links only

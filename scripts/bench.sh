@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds the release binaries and runs the benchmark on a private PulseAudio null sink, with a
-# private Mosquitto broker for the MQTT figures.
-# Arguments go to herald-bench (scripts/bench.sh --runs 15; --piper-only for the natural voice's part).
+# private Mosquitto broker for the MQTT figures and a private PostgreSQL (fsync on) for the fleet
+# console's.
+# Arguments go to herald-bench (scripts/bench.sh --runs 15; --piper-only for the natural voice's
+# part; --fleet-only for the fleet console's).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,7 +14,8 @@ export HERALD_BENCH_PIPER
 PRIVATE_SINK=herald_bench
 . scripts/private-pulse.sh
 . scripts/private-mosquitto.sh
-trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
+. scripts/private-postgres.sh
+trap 'status=$?; stop_private_postgres; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 # Linked as the .deb links them (scripts/package.sh), so the figures are those of what ships.
 swift build -c release --static-swift-stdlib --product herald
 swift build -c release --static-swift-stdlib --product herald-full
@@ -22,4 +25,4 @@ bin="$(swift build -c release --show-bin-path)"
 swift build -c release --scratch-path .build-bench --product herald-bench
 bench="$(swift build -c release --scratch-path .build-bench --show-bin-path)/herald-bench"
 # Line-buffered (stdbuf): a run that fails half-way still shows what it measured.
-HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BIN="$bin/herald" stdbuf -oL "$bench" "$@"
+HERALD_BENCH_SINK=$PRIVATE_SINK HERALD_BENCH_MQTT_PORT=$HERALD_TEST_MQTT_PORT HERALD_BENCH_PG_PORT=$HERALD_TEST_PG_PORT HERALD_BIN="$bin/herald" stdbuf -oL "$bench" "$@"

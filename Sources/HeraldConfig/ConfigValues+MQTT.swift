@@ -51,18 +51,16 @@ extension ConfigValues {
     /// `mqtt://HOST[:PORT]` or `mqtts://...`: host, port (1883 or 8883 by default) and TLS; nil
     /// after reporting what is wrong under `key`.
     mutating func brokerAddress(_ broker: String, key: String, credentials: String) -> (host: String, port: Int, tls: Bool)? {
-        guard let url = URLComponents(string: broker), let scheme = url.scheme?.lowercased(), ["mqtt", "mqtts"].contains(scheme),
-              let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/", url.user == nil else {
-            report(key, "'\(broker)' is not a broker address; write it like mqtt://broker.example.com:1883 or mqtts://broker.example.com:8883 (credentials go in \(credentials))")
+        do {
+            let address = try BrokerAddress(broker)
+            return (address.host, address.port, address.tls)
+        } catch {
+            switch error {
+            case .notAnAddress: report(key, "\(error) (credentials go in \(credentials))")
+            case .portOutOfRange: report(key, error.description)
+            }
             return nil
         }
-        let tls = scheme == "mqtts"
-        let port = url.port ?? (tls ? 8883 : 1883)
-        guard (1...65_535).contains(port) else {
-            report(key, "port \(port) is out of range; use 1 to 65535")
-            return nil
-        }
-        return (host, port, tls)
     }
 
     /// A PEM file Herald can read, relative to the config file.

@@ -15,6 +15,8 @@ final class MosquittoCallbacks: Sendable {
     /// What each SUBSCRIBE and PUBLISH still waiting for its answer was, by message id, so a
     /// refusal can name its topic.
     private let waiting = Mutex<[Int32: String]>([:])
+    /// PUBACKs received so far (whatever their reason code).
+    let acknowledgedCount = Atomic<Int>(0)
 
     init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String]) {
         self.continuation = continuation
@@ -95,6 +97,7 @@ final class MosquittoCallbacks: Sendable {
         if reason >= 0x80 {
             continuation.yield(.refused("the broker refused the \(what): \(String(cString: mosquitto_reason_string(reason)))"))
         }
+        acknowledgedCount.add(1, ordering: .releasing)
         continuation.yield(.acknowledged(mid: mid, reason: reason))
     }
 

@@ -56,6 +56,8 @@ package final class MosquittoClient: @unchecked Sendable {
     /// Entered when the loop thread starts, left when it ends: any number of callers may wait.
     private let loopRunning = DispatchGroup()
     private let started = Atomic<Bool>(false)
+    /// Publishes handed to libmosquitto so far (`waitUntilAcknowledged` counts PUBACKs against it).
+    private let published = Atomic<Int>(0)
 
     static let firstRetry: Duration = .milliseconds(500)
     static let longestRetry: Duration = .seconds(30)
@@ -162,8 +164,21 @@ package final class MosquittoClient: @unchecked Sendable {
             mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain)
         }
         try check(rc, "publish to \(topic)")
+        published.add(1, ordering: .releasing)
         callbacks.expect(mid: mid, "publish to \(topic)")
         return mid
+    }
+
+    /// Waits (blocking, at most `timeout`) until the broker has acknowledged every publish so
+    /// far; false when some are still unanswered (the connection went, or the broker is slow).
+    /// For a client that publishes much and then stops, so `stop` does not cut its queue short.
+    package func waitUntilAcknowledged(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while callbacks.acknowledgedCount.load(ordering: .acquiring) < published.load(ordering: .acquiring) {
+            guard ContinuousClock.now < deadline, isConnected else { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     package var isConnected: Bool { callbacks.isConnected }

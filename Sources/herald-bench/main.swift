@@ -11,6 +11,13 @@ import Speech
 // instead of killing the bench.
 signal(SIGPIPE, SIG_IGN)
 let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { Int(CommandLine.arguments[$0 + 1]) } ?? 5
+// The fleet console's part needs no sound server: before the sink's setup.
+let fleetBench = FleetBench.fromEnvironment(runs: max(runs, 11))
+if CommandLine.arguments.contains("--fleet-only") {
+    guard let fleetBench else { throw BenchError("--fleet-only: run me through scripts/bench.sh (HERALD_BENCH_PG_PORT, HERALD_BENCH_MQTT_PORT, HERALD_BIN)") }
+    try await fleetBench.run()
+    exit(0)
+}
 let bench = try await Bench.make(runs: runs)
 let sentence = "Your table is ready, please come to the counter."
 let renderer = bench.renderer
@@ -80,4 +87,7 @@ if let piper = PiperBench(bench: bench) { try await piper.run() } else {
     print("Piper: not measured (HERALD_BENCH_PIPER is not set; scripts/bench.sh sets it)")
 }
 print(String(format: "peak RSS: herald CLI runs %.1f MB; this process %.1f MB", cliRSS, peakRSS(children: false)))
+if let fleetBench { try await fleetBench.run() } else {
+    print("Fleet console: not measured (HERALD_BENCH_PG_PORT is not set; scripts/bench.sh sets it)")
+}
 try? FileManager.default.removeItem(atPath: bench.folder)

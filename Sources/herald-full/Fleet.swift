@@ -39,8 +39,13 @@ extension Herald {
             } catch {
                 throw fail("the fleet console cannot start: \(error)")
             }
-            let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            var groupConfiguration = ServiceGroupConfiguration(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // A stop always ends the process: whatever has not finished 10 s after SIGTERM is
+            // cancelled, and 5 s after that the group gives up on it.
+            groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+            groupConfiguration.maximumCancellationDuration = .seconds(5)
+            let group = ServiceGroup(configuration: groupConfiguration)
             logger.info("herald fleet console \(settings.name) on \(settings.listenURL), broker \(settings.broker.brokerURL), database \(settings.database.description)")
             try await group.run()
         }
@@ -66,11 +71,9 @@ extension Herald {
         }
 
         func run() async throws {
-            guard let url = URLComponents(string: broker), ["mqtt", "mqtts"].contains(url.scheme ?? ""), let host = url.host else {
-                throw fail("--broker '\(broker)' is not a broker address; write it like mqtt://127.0.0.1:1883")
-            }
-            let tls = url.scheme == "mqtts"
-            var settings = MQTTSettings(host: host, port: url.port ?? (tls ? 8883 : 1883), tls: tls, hub: "simulator")
+            let address: BrokerAddress
+            do { address = try BrokerAddress(broker) } catch { throw fail("--broker: \(error)") }
+            var settings = MQTTSettings(broker: address, hub: "simulator")
             settings.clientID = "herald-simulator-\(getpid())"
             // Nothing is subscribed: no session worth keeping after it.
             settings.sessionExpiry = 0

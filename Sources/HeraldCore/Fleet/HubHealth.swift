@@ -128,10 +128,7 @@ public struct HubHealth: Codable, Sendable, Equatable {
 
     /// Compact JSON, ISO 8601 times, sorted keys.
     public var json: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(self)) ?? Data())
+        Array((try? JSONEncoder.compact.encode(self)) ?? Data())
     }
 
     /// Reads a heartbeat; throws a `DecodingError` naming the field at fault.

@@ -83,9 +83,7 @@ public struct FleetAPI: Sendable {
         }
         router.post("/v1/announce") { request, _ in try json(try await announce(Self.object(request)), status: .accepted) }
         router.get("/metrics") { _, _ in
-            let hubs = try await store.hubs()
-            let states = Dictionary(grouping: hubs, by: \.state).mapValues(\.count)
-            let text = metrics.render(states: states, alarms: try await store.openAlarmCounts())
+            let text = metrics.render(states: try await store.stateCounts(), alarms: try await store.openAlarmCounts())
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -160,11 +158,8 @@ struct Chart: Encodable {
 
 /// A JSON answer: ISO 8601 times, sorted keys.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.compact.encode(value))))
 }
 

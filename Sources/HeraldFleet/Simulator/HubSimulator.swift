@@ -46,16 +46,22 @@ public final class HubSimulator: Sendable {
     }
 
     /// Clears its hubs' retained status and heartbeat (an empty retained publish each), so no
-    /// console started later lists hubs that never existed, then disconnects.
+    /// console started later lists hubs that never existed, waits (up to 30 s) until the broker
+    /// has them all, then disconnects. Blocks.
     public func stop() {
         if client.isConnected {
             for index in 0..<plan.hubs {
                 _ = try? client.publish("herald/\(plan.name(index))/status", [], retain: true)
                 _ = try? client.publish("herald/\(plan.name(index))/health", [], retain: true)
             }
+            // A disconnect drops what is still queued: 10,000 clears take a moment to go out.
+            _ = client.waitUntilAcknowledged(timeout: .seconds(30))
         }
         client.stop(goodbye: nil)
     }
+
+    /// Waits (blocking, at most `timeout`) until the broker has acknowledged every message so far.
+    public func waitUntilAcknowledged(timeout: Duration) -> Bool { client.waitUntilAcknowledged(timeout: timeout) }
 
     /// Every hub's status and heartbeat once.
     public func beat(now: Date = Date()) throws {

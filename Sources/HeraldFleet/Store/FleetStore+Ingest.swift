@@ -23,7 +23,7 @@ extension FleetStore {
             case .event(let event, _): events.append(event)
             }
         }
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await transaction { connection in
             let known = Array(Set(batch.map(\.hub))).sorted()
             try await connection.query("INSERT INTO hubs (hub) SELECT unnest(\(known)) ON CONFLICT (hub) DO NOTHING", logger: logger)
             // The batch's hubs locked in name order: two consoles writing batches that share hubs

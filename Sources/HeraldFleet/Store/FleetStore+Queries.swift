@@ -25,13 +25,35 @@ extension FleetStore {
         return hubs
     }
 
-    /// Each hub's presence and last heartbeat: what the alarm rules read.
-    func presences() async throws -> [(hub: String, presence: HubPresence, health: HubHealth?)] {
-        var result: [(String, HubPresence, HubHealth?)] = []
-        let rows = try await run("SELECT hub, status, status_at, health_at, interval_s, health::text FROM hubs")
-        for try await (hub, status, statusAt, healthAt, interval, health) in rows.decode((String, String?, Date?, Date?, Int, String?).self) {
+    /// How many hubs are in each state at `now` (`/metrics`): the presence columns only, not
+    /// every hub's row.
+    func stateCounts(now: Date = Date()) async throws -> [HubState: Int] {
+        var counts: [HubState: Int] = [:]
+        let rows = try await run("SELECT status, status_at, health_at, interval_s FROM hubs")
+        for try await (status, statusAt, healthAt, interval) in rows.decode((String?, Date?, Date?, Int).self) {
             let presence = HubPresence(status: status, statusAt: statusAt, healthAt: healthAt, intervalSeconds: interval)
-            result.append((hub, presence, health.flatMap { try? HubHealth.decode(Array($0.utf8)) }))
+            counts[presence.state(at: now).state, default: 0] += 1
+        }
+        return counts
+    }
+
+    /// Each hub's presence (what the alarm rules read beside its heartbeat).
+    func presences() async throws -> [(hub: String, presence: HubPresence)] {
+        var result: [(String, HubPresence)] = []
+        let rows = try await run("SELECT hub, status, status_at, health_at, interval_s FROM hubs")
+        for try await (hub, status, statusAt, healthAt, interval) in rows.decode((String, String?, Date?, Date?, Int).self) {
+            result.append((hub, HubPresence(status: status, statusAt: statusAt, healthAt: healthAt, intervalSeconds: interval)))
+        }
+        return result
+    }
+
+    /// The last heartbeat of each of `hubs` that has one, with when it arrived; a heartbeat that
+    /// no longer reads (written by another version) is nil.
+    func heartbeats(of hubs: [String]) async throws -> [(hub: String, at: Date, health: HubHealth?)] {
+        var result: [(String, Date, HubHealth?)] = []
+        let rows = try await run("SELECT hub, health_at, health::text FROM hubs WHERE hub = ANY(\(hubs)) AND health_at IS NOT NULL")
+        for try await (hub, at, health) in rows.decode((String, Date, String).self) {
+            result.append((hub, at, try? HubHealth.decode(Array(health.utf8))))
         }
         return result
     }

@@ -23,7 +23,7 @@ public final class FleetStore: Sendable {
 
     /// Creates or upgrades the tables. Two consoles starting at once take turns (an advisory lock).
     public func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7380)", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS herald_fleet_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
                                        logger: logger)
@@ -57,8 +57,27 @@ public final class FleetStore: Sendable {
         (try? await bounded(.seconds(2)) { try await self.client.query("SELECT 1", logger: self.logger) }) != nil
     }
 
+    /// `body` in a transaction on one pooled connection: committed when it returns, rolled back
+    /// when it throws. Not postgres-nio's `withTransaction`: its ROLLBACK after a connection has
+    /// closed under it (the server stopped mid-transaction) is written to the closing channel
+    /// without failing, and waits forever; a closed connection has rolled back on the server anyway.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                throw error
+            }
+        }
+    }
+
     /// Runs `query` on a pooled connection, waiting at most 5 s for the database to answer:
     /// what the page, the API and the alarm keeper read and write goes through here.
+    @discardableResult
     func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         try await bounded(.seconds(5)) { try await self.client.query(query, logger: self.logger) }
     }
@@ -82,7 +101,8 @@ extension FleetStore {
             do {
                 try await body()
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)
+                // A closed connection took its session lock with it (and a query to it may never end).
+                if !connection.isClosed { _ = try? await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger) }
                 throw error
             }
             try await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)

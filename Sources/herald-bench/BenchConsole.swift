@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `herald --config FILE fleet serve` for the benchmark, as an operator starts it, and the
+/// page's requests to it, timed.
+final class BenchConsole {
+    let process = Process()
+    let base: String
+
+    init(binary: String, folder: String, brokerPort: Int, database: String) throws {
+        let port = Int.random(in: 41_000...49_000)
+        base = "http://127.0.0.1:\(port)"
+        let config = folder + "/console.yaml"
+        try """
+            fleet:
+              broker: mqtt://127.0.0.1:\(brokerPort)
+              database: \(database)
+              listen: 127.0.0.1:\(port)
+              name: bench
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        process.executableURL = URLComponents(string: "file://" + binary)?.url
+        process.arguments = ["--config", config, "fleet", "serve"]
+        // Its log to a file: a pipe nobody reads would stop a console that logs much.
+        guard FileManager.default.createFile(atPath: folder + "/console.log", contents: nil) else {
+            throw BenchError("cannot write \(folder)/console.log")
+        }
+        process.standardError = FileHandle(forWritingAtPath: folder + "/console.log")
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits (up to 30 s) until it answers `/v1/health` with ok.
+    func waitUntilReady(log: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try? JSONSerialization.jsonObject(with: try await request("/v1/health")) as? [String: String])?["status"] != "ok" {
+            guard process.isRunning else { throw BenchError("herald fleet serve exited; see \(log)") }
+            guard ContinuousClock.now < deadline else { throw BenchError("herald fleet serve did not answer in 30 s; see \(log)") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    func bytes(_ path: String) async throws -> Int { try await request(path).count }
+
+    private func request(_ path: String) async throws -> Data { try await Self.get(base, path) }
+
+    private static func get(_ base: String, _ path: String) async throws -> Data {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: base + path)!)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw BenchError("GET \(path): \((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    /// How many hubs it lists whose names start with `prefix` (the broker may hold other runs' hubs).
+    func hubCount(prefix: String = "") async throws -> Int {
+        let hubs = try JSONSerialization.jsonObject(with: try await request("/v1/hubs")) as? [[String: Any]] ?? []
+        return hubs.filter { ($0["hub"] as? String ?? "").hasPrefix(prefix) }.count
+    }
+
+    /// Waits (up to 120 s) until the console lists `count` hubs named `prefix...`.
+    func waitForHubs(_ count: Int, prefix: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while try await hubCount(prefix: prefix) < count {
+            guard ContinuousClock.now < deadline else { throw BenchError("the console listed fewer than \(count) hubs after 120 s") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Median milliseconds of `steps` in order (`a|b`: those requests at once), over `runs` runs
+    /// after one untimed.
+    @discardableResult
+    func time(_ label: String, _ steps: [String], runs: Int) async throws -> Double {
+        var samples: [Double] = []
+        let base = base
+        for run in 0...runs {
+            let started = ContinuousClock.now
+            for step in steps {
+                try await withThrowingTaskGroup(of: Data.self) { group in
+                    for path in step.split(separator: "|") { group.addTask { try await Self.get(base, String(path)) } }
+                    try await group.waitForAll()
+                }
+            }
+            if run > 0 { samples.append((ContinuousClock.now - started).inSeconds * 1000) }
+        }
+        return Bench.report(label, samples)
+    }
+
+    /// The console's largest resident set so far (VmHWM), in MB.
+    var peakResidentMB: Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
+    }
+}

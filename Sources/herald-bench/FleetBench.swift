@@ -1,0 +1,156 @@
+import Foundation
+import HeraldConfig
+import HeraldFleet
+import Logging
+import PostgresNIO
+
+/// The fleet console's figures (docs/fleet.md): events ingested per second by one console into
+/// PostgreSQL, end to end from the broker, against one INSERT per event on the same server in
+/// the same run; and the page's answer time with 5,000 hubs against `/v1/health` on the same
+/// console. Runs when scripts/bench.sh has started its private broker and PostgreSQL
+/// (`HERALD_BENCH_MQTT_PORT`, `HERALD_BENCH_PG_PORT`); `--fleet-only` runs this part alone.
+struct FleetBench {
+    let heraldBinary: String
+    let brokerPort: Int
+    let databasePort: Int
+    let runs: Int
+    let folder = NSTemporaryDirectory() + "herald-fleet-bench-\(UUID().uuidString.prefix(8))"
+    let database = "herald_bench_\(getpid())"
+    let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+
+    static let ingestHubs = 100
+    static let ingestEvents = 30_000
+    static let baselineEvents = 3_000
+    static let pageHubs = 5_000
+
+    /// The part as scripts/bench.sh sets it up; nil without its PostgreSQL or broker.
+    static func fromEnvironment(runs: Int) -> FleetBench? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let binary = environment["HERALD_BIN"], let broker = environment["HERALD_BENCH_MQTT_PORT"].flatMap(Int.init),
+              let database = environment["HERALD_BENCH_PG_PORT"].flatMap(Int.init) else { return nil }
+        return FleetBench(heraldBinary: binary, brokerPort: broker, databasePort: database, runs: runs)
+    }
+
+    func run() async throws {
+        print("Fleet console (release, private Mosquitto and PostgreSQL on loopback, fsync on):")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try await createDatabase()
+        let client = PostgresClient(configuration: .init(host: "127.0.0.1", port: databasePort, username: "herald",
+                                                         password: nil, database: database, tls: .disable))
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await client.run() }
+            let console = try BenchConsole(binary: heraldBinary, folder: folder, brokerPort: brokerPort,
+                                           database: "postgres://herald@127.0.0.1:\(databasePort)/\(database)")
+            defer { console.stop() }
+            try await console.waitUntilReady(log: folder + "/console.log")
+            let herald = try await ingest(console: console, client: client)
+            let baseline = try await insertEach(client: client)
+            print(String(format: "  console / one INSERT per event: %.1f (events per second, higher is better)", herald / baseline))
+            try await page(console: console)
+            print(String(format: "  console's peak resident memory: %.1f MB", console.peakResidentMB))
+            group.cancelAll()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// `CREATE DATABASE` on the private server, through its `postgres` database.
+    func createDatabase() async throws {
+        let admin = PostgresClient(configuration: .init(host: "127.0.0.1", port: databasePort, username: "herald",
+                                                        password: nil, database: "postgres", tls: .disable))
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await admin.run() }
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+            group.cancelAll()
+        }
+    }
+
+    /// Median events per second from the first publish to the last event in PostgreSQL, over 3
+    /// rounds of `ingestEvents` events from `ingestHubs` simulated hubs published as fast as one
+    /// broker connection takes them.
+    func ingest(console: BenchConsole, client: PostgresClient) async throws -> Double {
+        var plan = HubSimulator.Plan(hubs: Self.ingestHubs)
+        plan.prefix = "ingest-"
+        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-ingest"))
+        try await simulator.connect()
+        defer { simulator.stop() }
+        try simulator.beat()
+        try await console.waitForHubs(Self.ingestHubs, prefix: plan.prefix)
+        var rates: [Double] = [], publishRates: [Double] = []
+        for round in 0..<3 {
+            let before = try await count("SELECT count(*) FROM events", client)
+            let started = ContinuousClock.now
+            try simulator.publishEvents(Self.ingestEvents, startingAt: round * Self.ingestEvents)
+            guard simulator.waitUntilAcknowledged(timeout: .seconds(60)) else { throw BenchError("the broker did not take every event in 60 s") }
+            publishRates.append(Double(Self.ingestEvents) / (ContinuousClock.now - started).inSeconds)
+            let deadline = ContinuousClock.now + .seconds(120)
+            while try await count("SELECT count(*) FROM events", client) < before + Self.ingestEvents {
+                guard ContinuousClock.now < deadline else { throw BenchError("the console wrote too few events in 120 s") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            rates.append(Double(Self.ingestEvents) / (ContinuousClock.now - started).inSeconds)
+        }
+        let median = rates.sorted()[1]
+        print(String(format: "  ingest, %d events from %d hubs through the broker: median %.0f events/s (runs %@; the broker took them at %.0f/s)",
+                     Self.ingestEvents, Self.ingestHubs, median, rates.map { String(format: "%.0f", $0) }.joined(separator: ", "),
+                     publishRates.sorted()[1]))
+        return median
+    }
+
+    /// The baseline: the same events, one autocommitted INSERT each over one pooled connection
+    /// (what a backend that writes each message as it arrives does), into a copy of the table.
+    func insertEach(client: PostgresClient) async throws -> Double {
+        try await client.query("CREATE TABLE events_each (LIKE events INCLUDING ALL)", logger: logger)
+        let at = Date()
+        let started = ContinuousClock.now
+        for n in 0..<Self.baselineEvents {
+            let hub = "ingest-\(String(format: "%04d", n % Self.ingestHubs))", id = "each-\(n)"
+            let body = #"{"hub":"\#(hub)","id":"\#(id)","outcome":"played"}"#
+            try await client.query("""
+                INSERT INTO events_each (hub, at, outcome, announcement, request_id, body)
+                VALUES (\(hub), \(at), 'played', \(id), \(id), \(body)::jsonb)
+                ON CONFLICT (hub, announcement, outcome) WHERE announcement IS NOT NULL DO NOTHING
+                """, logger: logger)
+        }
+        let rate = Double(Self.baselineEvents) / (ContinuousClock.now - started).inSeconds
+        print(String(format: "  baseline, one INSERT per event (%d, same server, same indexes): %.0f events/s", Self.baselineEvents, rate))
+        return rate
+    }
+
+    /// 5,000 more hubs (status and heartbeat each), then each request the page makes, `runs` times.
+    func page(console: BenchConsole) async throws {
+        var plan = HubSimulator.Plan(hubs: Self.pageHubs)
+        plan.prefix = "page-"
+        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-page"))
+        try await simulator.connect()
+        defer { simulator.stop() }
+        try simulator.beat()
+        try await console.waitForHubs(Self.pageHubs, prefix: plan.prefix)
+        print("  with \(try await console.hubCount()) hubs (the page's requests, one at a time, keep-alive):")
+        let health = try await console.time("GET /v1/health (one SELECT 1)", ["/v1/health"], runs: runs)
+        _ = try await console.time("GET / (the page)", ["/"], runs: runs)
+        let hubs = try await console.time("GET /v1/hubs (every hub)", ["/v1/hubs"], runs: runs)
+        _ = try await console.time("GET /v1/hubs?state=offline", ["/v1/hubs?state=offline"], runs: runs)
+        _ = try await console.time("GET /v1/hubs/page-0042 (one hub)", ["/v1/hubs/page-0042"], runs: runs)
+        _ = try await console.time("GET /v1/chart (fleet, 24 h)", ["/v1/chart"], runs: runs)
+        _ = try await console.time("GET /metrics", ["/metrics"], runs: runs)
+        // What the page does on opening and on every refresh (FleetPage+Script's refresh()).
+        let open = try await console.time("the page opened: /, hubs, then alarms + chart, then health",
+                                          ["/", "/v1/hubs", "/v1/alarms?state=open|/v1/chart", "/v1/health"], runs: runs)
+        print(String(format: "  /v1/hubs / /v1/health: %.1f; the page opened / /v1/health: %.1f; /v1/hubs is %.0f KB",
+                     hubs / health, open / health, Double(try await console.bytes("/v1/hubs")) / 1024))
+    }
+
+    func brokerSettings(_ clientID: String) throws -> MQTTSettings {
+        var settings = MQTTSettings(broker: try BrokerAddress("mqtt://127.0.0.1:\(brokerPort)"), hub: clientID)
+        settings.sessionExpiry = 0
+        settings.clientID = clientID
+        return settings
+    }
+
+    func count(_ sql: String, _ client: PostgresClient) async throws -> Int {
+        for try await value in try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int64.self) {
+            return Int(value)
+        }
+        return 0
+    }
+}
