@@ -63,11 +63,14 @@ extension Herald {
         @Option(help: ArgumentHelp("Heartbeat interval, in seconds.", valueName: "SECONDS")) var interval = 60
         @Option(name: .customLong("events-per-second"), help: "Announcement events per second over all hubs.") var eventsPerSecond = 1.0
         @Option(help: ArgumentHelp("Stop after this many seconds (0: run until Ctrl-C).", valueName: "SECONDS")) var seconds = 0
+        @Option(help: ArgumentHelp("First publish this many events dated over the last 24 hours (a day to chart).", valueName: "EVENTS"))
+        var history = 0
 
         func validate() throws {
             guard (1...100_000).contains(hubs) else { throw ValidationError("--hubs must be 1 to 100000") }
             guard MQTTSettings.isTopicName(prefix + "0") else { throw ValidationError("--prefix must be letters, digits, - _ and .") }
             guard interval >= 1 else { throw ValidationError("--interval must be at least 1 second") }
+            guard (0...1_000_000).contains(history) else { throw ValidationError("--history must be 0 to 1000000") }
         }
 
         func run() async throws {
@@ -84,6 +87,10 @@ extension Herald {
             plan.eventsPerSecond = eventsPerSecond
             let simulator = try HubSimulator(plan: plan, broker: settings)
             try await simulator.connect()
+            if history > 0 {
+                try simulator.publishHistory(history)
+                print("published \(history) events dated over the last 24 hours")
+            }
             print("simulating \(hubs) hubs on \(broker): heartbeats every \(interval) s, \(eventsPerSecond) events/s")
             let seconds = seconds
             _ = try? await SignalCanceller.run {

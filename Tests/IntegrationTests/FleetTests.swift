@@ -152,6 +152,37 @@ final class FleetTests {
         #expect(!broker.log.contains("Denied"), "the broker denied nothing: \(broker.log.split(separator: "\n").filter { $0.contains("Denied") })")
     }
 
+    /// The page in headless Chromium (Tests/browser/fleet_page.py): a real hub among 200 simulated
+    /// and one offline, filtered by group, state and name; the chart drawn; the offline alarm
+    /// acknowledged; a test announcement sent to the real hub, heard there, and its played event
+    /// shown in the hub's panel. The screenshot is kept in .build/test-artifacts/fleet-page.png.
+    @Test func thePageInABrowserFiltersAcknowledgesAndSendsATestAnnouncement() throws {
+        let database = try Postgres.freshDatabase()
+        let console = try FleetConsole(name: "p-\(tag)", database: database, alarms: "    offline_after: 1s")
+        let real = "care-\(tag)-p", offline = "gone-\(tag)"
+        let hub = try hub(real, groups: ["north-\(tag)"])
+        let daemon = try Daemon(hub.harness, port: hub.port)
+        defer { daemon.stop() }
+        let simulator = try simulate(hubs: 200, prefix: "sim-\(tag)-", eventsPerSecond: 20)
+        defer { kill(simulator.processIdentifier, SIGTERM); simulator.waitUntilExit() }
+        // A hub that said goodbye: offline, and its alarm after offline_after.
+        try Broker.publish("herald/\(offline)/status", #"{"state":"offline","version":"1"}"#)
+        try FileManager.default.createDirectory(atPath: AdminPageTests.artifacts, withIntermediateDirectories: true)
+        let screenshot = AdminPageTests.artifacts + "/fleet-page.png"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../browser/fleet_page.py").standardized.path
+        let monitor = try MonitorRecording()
+        let run = try SoundServer.run("/usr/bin/python3", [script, console.base, real, "north-\(tag)", offline, screenshot])
+        monitor.stop()
+        print(run.stdout, run.stderr)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let request = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("request_id ") }?.dropFirst("request_id ".count))
+        #expect(try hub.harness.history().contains { $0["request_id"] as? String == String(request) && $0["outcome"] as? String == "played" })
+        #expect(monitor.soundSpan() != nil, "the test announcement was heard")
+        #expect(try Postgres.query(database, "SELECT count(*) FROM alarms WHERE hub = '\(offline)' AND acknowledged_at IS NOT NULL") == "1")
+        #expect(FileManager.default.fileExists(atPath: screenshot), "the screenshot artifact")
+    }
+
     @Test func aHubsMissedReminderRaisesItsAlarm() throws {
         let database = try Postgres.freshDatabase()
         let console = try FleetConsole(name: "m-\(tag)", database: database)

@@ -6,6 +6,7 @@ extension FleetPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Herald fleet</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/fleet.css">
 <script src="/fleet.js" defer></script>
 </head>

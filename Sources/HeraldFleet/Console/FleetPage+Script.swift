@@ -69,7 +69,7 @@ async function renderChart() {
     order.forEach((outcome) => {
       const n = bar[outcome] || 0;
       if (!n) return;
-      const h = (n / top) * (height - 10);
+      const h = (n / top) * (height - 16);  // the top 16 for the "max" label
       y -= h;
       svg += `<rect x="${i * 20 + 2}" y="${y}" width="16" height="${h}" fill="${colorOf(outcome)}"><title>${esc(outcome)}: ${n}</title></rect>`;
     });

@@ -95,6 +95,31 @@ public final class HubSimulator: Sendable {
         return count
     }
 
+    /// Publishes `count` events dated over the 24 hours before `now`, more by day (08:00 to
+    /// 20:00 UTC) than by night, as a fleet that has run for a day would have sent them: a console
+    /// started on it then has a day to chart. Their ids do not meet those of `publishEvents`.
+    public func publishHistory(_ count: Int, now: Date = Date()) throws {
+        let weights = (0..<24).map { hour in (8..<20).contains(hour) ? 1.0 : 0.25 }
+        let total = weights.reduce(0, +)
+        let startOfHour = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        var next = Self.historyIDs
+        var weightSoFar = 0.0, sentSoFar = 0
+        for back in 1...24 {
+            let hourStart = startOfHour.addingTimeInterval(Double(-back * 3600))
+            let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: hourStart).hour ?? 0
+            // Whole events per hour that add up to `count` exactly.
+            weightSoFar += weights[hour]
+            let inHour = Int((Double(count) * weightSoFar / total).rounded()) - sentSoFar
+            sentSoFar += inHour
+            // One time per hour (its middle): the chart counts by hour.
+            try publishEvents(inHour, startingAt: next, at: hourStart.addingTimeInterval(1800))
+            next += inHour
+        }
+    }
+
+    /// Where the ids of `publishHistory` start, far from the live ones.
+    static let historyIDs = 1_000_000_000
+
     /// Tries again for up to 2 s while the connection is down (a reconnect in progress).
     private func publishRetrying(_ topic: String, _ payload: [UInt8]) throws {
         var tries = 0
