@@ -8,6 +8,7 @@ import Synchronization
 final class MosquittoCallbacks: Sendable {
     let continuation: AsyncStream<MosquittoClient.Event>.Continuation
     let subscriptions: [String]
+    let retainAsPublished: Bool
     private let connectedNow = Atomic<Bool>(false)
     private let refusal = Mutex<String?>(nil)
     /// libmosquitto's error lines since the last `takeLibraryErrors`, the last few only.
@@ -18,9 +19,10 @@ final class MosquittoCallbacks: Sendable {
     /// PUBACKs received so far (whatever their reason code).
     let acknowledgedCount = Atomic<Int>(0)
 
-    init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String]) {
+    init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String], retainAsPublished: Bool) {
         self.continuation = continuation
         self.subscriptions = subscriptions
+        self.retainAsPublished = retainAsPublished
     }
 
     var isConnected: Bool { connectedNow.load(ordering: .acquiring) }
@@ -60,7 +62,7 @@ final class MosquittoCallbacks: Sendable {
         // Subscribing on every connect, not once: a broker that lost its state (no persistence)
         // still gets the subscriptions back. "Retain as published" keeps the retain flag on live
         // deliveries too, so a retained publish is known for what it is however it arrives.
-        let options = Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue)
+        let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         for topic in subscriptions {
             var mid: Int32 = 0
             let rc = mosquitto_subscribe_v5(mosq, &mid, topic, 1, options, nil)

@@ -69,12 +69,17 @@ package final class MosquittoClient: @unchecked Sendable {
     /// A configured client, not connected yet; `will` is published by the broker if the hub
     /// vanishes without saying goodbye.
     /// `subscriptions`: the topic filters subscribed at every connect (the hub's own by default).
-    package init(settings: MQTTSettings, subscriptions: [String]? = nil, will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
+    /// `retainAsPublished`: deliveries keep the retain flag they were published with (a hub: a
+    /// retained announcement is refused however it arrives); false, only what the broker hands
+    /// over at subscribe time is flagged retained (the console: an old heartbeat is known as old).
+    package init(settings: MQTTSettings, subscriptions: [String]? = nil, retainAsPublished: Bool = true,
+                 will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
         try check(Self.libraryReady, "initialise libmosquitto")
         let (events, continuation) = AsyncStream<Event>.makeStream()
         self.events = events
         self.settings = settings
-        callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: subscriptions ?? settings.subscriptions)
+        callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: subscriptions ?? settings.subscriptions,
+                                       retainAsPublished: retainAsPublished)
         // clean_start false (with the session expiry below): the broker keeps the subscriptions and
         // the QoS 1 messages sent while the hub is away, under this client id.
         guard let handle = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(callbacks).toOpaque()) else {

@@ -18,7 +18,7 @@ import Testing
         }
         #expect(hub == "shop-1" && state == "online" && version == "0.3.0")
         let health = HubHealth(hub: "shop-1", version: "0.3.0", at: now, uptimeSeconds: 5, intervalSeconds: 60)
-        guard case .health(let heartbeat, _, _) = try read("herald/shop-1/health", String(decoding: health.json, as: UTF8.self)) else {
+        guard case .health(let heartbeat, _, _, _) = try read("herald/shop-1/health", String(decoding: health.json, as: UTF8.self)) else {
             Issue.record("not a heartbeat")
             return
         }

@@ -183,6 +183,28 @@ final class FleetTests {
         #expect(FileManager.default.fileExists(atPath: screenshot), "the screenshot artifact")
     }
 
+    /// A console started after a hub stopped gets the hub's retained goodbye and its last retained
+    /// heartbeat: the hub is offline, and never shown online on the strength of that old heartbeat.
+    @Test func aConsoleStartedAfterAHubStoppedListsItOffline() throws {
+        let name = "care-\(tag)-late"
+        let hub = try hub(name)
+        let daemon = try Daemon(hub.harness, port: hub.port)
+        try SoundServer.waitFor("the hub's retained heartbeat", timeout: 15) {
+            (try? Broker.retained("herald/\(name)/health"))?["hub"] as? String == name
+        }
+        daemon.stop()
+        let console = try FleetConsole(name: "l-\(tag)", database: try Postgres.freshDatabase())
+        var states: [String] = []
+        try SoundServer.waitFor("the hub listed", timeout: 15) {
+            console.hubs.first { $0["hub"] as? String == name }?["last_heartbeat"] != nil
+        }
+        for _ in 0..<10 {
+            states.append(console.hubs.first { $0["hub"] as? String == name }?["state"] as? String ?? "unlisted")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(states.allSatisfy { $0 == "offline" }, "\(states)")
+    }
+
     @Test func aHubsMissedReminderRaisesItsAlarm() throws {
         let database = try Postgres.freshDatabase()
         let console = try FleetConsole(name: "m-\(tag)", database: database)

@@ -44,7 +44,8 @@ public struct FleetIngest: Service {
                     let kind = message.topic.split(separator: "/").last.map(String.init) ?? ""
                     metrics.received(kind)
                     do {
-                        guard let read = try HubMessage.read(topic: message.topic, payload: message.payload, receivedAt: Date()) else { continue }
+                        guard let read = try HubMessage.read(topic: message.topic, payload: message.payload, receivedAt: Date(),
+                                                                  retained: message.retained) else { continue }
                         await waiting.add(read)
                     } catch {
                         metrics.refused()
@@ -166,7 +167,7 @@ actor WaitingMessages {
         for message in tail.reversed() {
             switch message {
             case .status(let hub, _, _, _): if seen.insert("s/" + hub).inserted { kept.append(message) }
-            case .health(let health, _, _): if seen.insert("h/" + health.hub).inserted { kept.append(message) }
+            case .health(let health, _, _, _): if seen.insert("h/" + health.hub).inserted { kept.append(message) }
             case .event: kept.append(message)
             }
         }

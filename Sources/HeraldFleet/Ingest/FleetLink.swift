@@ -13,7 +13,9 @@ public final class FleetLink: Sendable {
     /// A configured link, not connected yet (`start`).
     public init(settings: FleetSettings) throws {
         self.settings = settings
-        client = try MosquittoClient(settings: settings.broker, subscriptions: FleetSettings.subscriptions,
+        // Not "retain as published": a message flagged retained is then one handed over at
+        // subscribe time, older than it looks (HubMessage.health's `live`).
+        client = try MosquittoClient(settings: settings.broker, subscriptions: FleetSettings.subscriptions, retainAsPublished: false,
                                      will: (Self.statusTopic(settings), Array(#"{"state":"offline"}"#.utf8)))
     }
 

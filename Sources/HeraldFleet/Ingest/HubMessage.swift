@@ -7,19 +7,23 @@ import HeraldCore
 enum HubMessage: Sendable {
     /// `herald/<hub>/status`: `online` (with its version) or `offline` (its last will, a clean stop).
     case status(hub: String, state: String, version: String?, receivedAt: Date)
-    case health(HubHealth, raw: String, receivedAt: Date)
+    /// `live`: published while the console was subscribed. A retained one handed over at subscribe
+    /// time is older than it looks (the last heartbeat of a hub that may have stopped since); its
+    /// time is the hub's own `at` (never later than received) and it says nothing of the status.
+    case health(HubHealth, raw: String, receivedAt: Date, live: Bool)
     case event(FleetEvent, receivedAt: Date)
 
     var hub: String {
         switch self {
         case .status(let hub, _, _, _): hub
-        case .health(let health, _, _): health.hub
+        case .health(let health, _, _, _): health.hub
         case .event(let event, _): event.hub
         }
     }
 
     /// Reads `payload` from `topic`; nil for an empty payload (a retained message being cleared).
-    static func read(topic: String, payload: [UInt8], receivedAt: Date) throws(HubMessageError) -> HubMessage? {
+    /// `retained`: the broker handed it over because the console subscribed, not as it was published.
+    static func read(topic: String, payload: [UInt8], receivedAt: Date, retained: Bool = false) throws(HubMessageError) -> HubMessage? {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard levels.count == 3, levels[0] == "herald", MQTTSettings.isTopicName(levels[1]) else {
             throw HubMessageError(topic: topic, problem: "not a hub's topic (herald/<hub>/status, health or events)")
@@ -54,7 +58,8 @@ enum HubMessage: Sendable {
             do {
                 var health = try HubHealth.decode(payload)
                 health.hub = hub
-                return .health(health, raw: String(decoding: payload, as: UTF8.self), receivedAt: receivedAt)
+                return .health(health, raw: String(decoding: payload, as: UTF8.self),
+                               receivedAt: retained ? min(health.at, receivedAt) : receivedAt, live: !retained)
             } catch {
                 throw HubMessageError(topic: topic, problem: "not a heartbeat: \(Self.describe(error))")
             }

@@ -14,12 +14,12 @@ extension FleetStore {
 
     private func write(_ batch: [HubMessage]) async throws -> Int {
         var statuses: [String: (state: String, version: String, at: Date)] = [:]
-        var healths: [String: (health: HubHealth, raw: String, at: Date)] = [:]
+        var healths: [String: (health: HubHealth, raw: String, at: Date, live: Bool)] = [:]
         var events: [FleetEvent] = []
         for message in batch {
             switch message {
             case .status(let hub, let state, let version, let at): statuses[hub] = (state, version ?? "", at)
-            case .health(let health, let raw, let at): healths[health.hub] = (health, raw, at)
+            case .health(let health, let raw, let at, let live): healths[health.hub] = (health, raw, at, live)
             case .event(let event, _): events.append(event)
             }
         }
@@ -51,14 +51,17 @@ extension FleetStore {
                 let missed = rows.map { $0.health.reminders.missed24h }
                 let intervals = rows.map(\.health.intervalSeconds), versions = rows.map(\.health.version)
                 let errors = rows.map { $0.health.lastError ?? "" }, bodies = rows.map(\.raw), times = rows.map(\.at)
+                let live = rows.map(\.live)
                 try await connection.query("""
                     UPDATE hubs SET health_at = t.at, health = t.body::jsonb, interval_s = t.interval_s, version = t.version,
                         groups = string_to_array(t.groups, \(separator)), rooms_muted = string_to_array(t.muted, \(separator)),
                         rooms_absent = string_to_array(t.absent, \(separator)), failed_24h = t.failed, missed_24h = t.missed,
                         last_error = NULLIF(t.error, ''),
-                        status = CASE WHEN hubs.status_at IS NULL OR hubs.status_at < t.at THEN 'online' ELSE hubs.status END
-                    FROM unnest(\(hubs), \(times), \(bodies), \(intervals), \(versions), \(groups), \(muted), \(absent), \(failed), \(missed), \(errors))
-                        AS t(hub, at, body, interval_s, version, groups, muted, absent, failed, missed, error)
+                        -- A heartbeat heard live says the hub is up; a retained one handed over at subscribe
+                        -- time may be the last of a hub that has stopped since (its status says).
+                        status = CASE WHEN t.live AND (hubs.status_at IS NULL OR hubs.status_at < t.at) THEN 'online' ELSE hubs.status END
+                    FROM unnest(\(hubs), \(times), \(bodies), \(intervals), \(versions), \(groups), \(muted), \(absent), \(failed), \(missed), \(errors), \(live))
+                        AS t(hub, at, body, interval_s, version, groups, muted, absent, failed, missed, error, live)
                     WHERE hubs.hub = t.hub AND (hubs.health_at IS NULL OR hubs.health_at <= t.at)
                     """, logger: logger)
             }
