@@ -1,12 +1,14 @@
 import Synchronization
 
-/// Runs `operation` with a deadline: past `limit`, `timeoutError()` is thrown and `operation` is
-/// cancelled. One limit for the whole of it, however slowly it makes progress (a body dripping a
-/// byte at a time), unlike timeouts that restart with each read.
+/// Runs `operation` with a deadline: past `limit`, `timeoutError()` is thrown and `operation`'s
+/// task is cancelled. One limit for the whole of it, however slowly it makes progress (a body
+/// dripping a byte at a time), unlike timeouts that restart with each read.
 ///
-/// The caller gets its answer at the deadline even when `operation` does not end on cancellation:
-/// it is left to finish on its own, its result dropped. (A task group would wait for it, and
-/// postgres-nio has a query that never ends: one written to a connection as it closes.)
+/// The caller gets its answer at the deadline (or at once when it is cancelled) even when
+/// `operation` does not end on cancellation: it runs on, unawaited, its result dropped. (A task
+/// group would wait for it, and postgres-nio has a query that never ends: one written to a
+/// connection as it closes; nor does it stop a query on cancellation.) So work that must not
+/// half-happen after its caller gave up checks for cancellation before it commits.
 public func withDeadline<T: Sendable>(_ limit: Duration, timeoutError: @escaping @Sendable () -> any Error,
                                       _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     let race = DeadlineRace<T>()

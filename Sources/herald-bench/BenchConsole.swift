@@ -41,9 +41,16 @@ final class BenchConsole {
         }
     }
 
+    /// SIGTERM, and SIGKILL after 20 s: a console that does not stop must not hold the bench.
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(50_000) }
+        if process.isRunning {
+            print("  (herald fleet serve did not stop within 20 s of SIGTERM; killed)")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
     }
 

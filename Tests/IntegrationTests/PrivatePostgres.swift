@@ -96,12 +96,13 @@ final class FleetConsole {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// SIGTERM, and SIGKILL after 10 s: a console that does not stop must not hold the suite.
+    /// SIGTERM, and SIGKILL after 16 s (the console's own limits: 10 s to finish, 5 more once
+    /// cancelled): a console that does not stop must not hold the suite.
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        if (try? SoundServer.waitFor("the fleet console to stop", timeout: 10) { !process.isRunning }) == nil {
-            Issue.record("herald fleet serve did not stop within 10 s of SIGTERM; killed")
+        if (try? SoundServer.waitFor("the fleet console to stop", timeout: 16) { !process.isRunning }) == nil {
+            Issue.record("herald fleet serve did not stop within 16 s of SIGTERM; killed")
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()

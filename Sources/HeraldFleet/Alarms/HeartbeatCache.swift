@@ -15,12 +15,10 @@ struct HeartbeatCache {
         let changed = presences.filter { hub, presence in
             presence.healthAt != nil && held[hub]?.at != presence.healthAt
         }.map(\.hub)
+        let beating = Set(presences.filter { $0.presence.healthAt != nil }.map(\.hub))
+        held = held.filter { beating.contains($0.key) }
         if !changed.isEmpty {
             for (hub, at, health) in try await store.heartbeats(of: changed) { held[hub] = (at, health) }
-        }
-        if held.count > presences.count {
-            let present = Set(presences.map(\.hub))
-            held = held.filter { present.contains($0.key) }
         }
     }
 }

@@ -23,7 +23,8 @@ extension FleetStore {
             case .event(let event, _): events.append(event)
             }
         }
-        return try await transaction { connection in
+        // The server ends a statement the 15 s deadline has given up on (a lock held elsewhere).
+        return try await transaction(statementTimeout: .seconds(14)) { connection in
             let known = Array(Set(batch.map(\.hub))).sorted()
             try await connection.query("INSERT INTO hubs (hub) SELECT unnest(\(known)) ON CONFLICT (hub) DO NOTHING", logger: logger)
             // The batch's hubs locked in name order: two consoles writing batches that share hubs

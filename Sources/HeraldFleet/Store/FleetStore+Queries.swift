@@ -52,8 +52,8 @@ extension FleetStore {
     func heartbeats(of hubs: [String]) async throws -> [(hub: String, at: Date, health: HubHealth?)] {
         var result: [(String, Date, HubHealth?)] = []
         let rows = try await run("SELECT hub, health_at, health::text FROM hubs WHERE hub = ANY(\(hubs)) AND health_at IS NOT NULL")
-        for try await (hub, at, health) in rows.decode((String, Date, String).self) {
-            result.append((hub, at, try? HubHealth.decode(Array(health.utf8))))
+        for try await (hub, at, health) in rows.decode((String, Date, String?).self) {
+            result.append((hub, at, health.flatMap { try? HubHealth.decode(Array($0.utf8)) }))
         }
         return result
     }

@@ -23,6 +23,10 @@ public final class FleetStore: Sendable {
 
     /// Creates or upgrades the tables. Two consoles starting at once take turns (an advisory lock).
     public func migrate() async throws {
+        try await bounded(.seconds(60)) { try await self.migrateNow() }
+    }
+
+    private func migrateNow() async throws {
         try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7380)", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS herald_fleet_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
@@ -43,13 +47,16 @@ public final class FleetStore: Sendable {
     @discardableResult
     public func prune(olderThan age: Duration) async throws -> Int {
         let seconds = Int(age.inSeconds)
-        var deleted = 0
-        for try await count in try await client.query("""
-            WITH gone AS (DELETE FROM events WHERE at < now() - make_interval(secs => \(seconds)) RETURNING 1)
-            SELECT count(*)::bigint FROM gone
-            """, logger: logger).decode(Int64.self) { deleted = Int(count) }
-        try await client.query("DELETE FROM alarms WHERE state = 'closed' AND closed_at < now() - make_interval(secs => \(seconds))", logger: logger)
-        return deleted
+        return try await bounded(.seconds(60)) {
+            var deleted = 0
+            for try await count in try await self.client.query("""
+                WITH gone AS (DELETE FROM events WHERE at < now() - make_interval(secs => \(seconds)) RETURNING 1)
+                SELECT count(*)::bigint FROM gone
+                """, logger: self.logger).decode(Int64.self) { deleted = Int(count) }
+            try await self.client.query("DELETE FROM alarms WHERE state = 'closed' AND closed_at < now() - make_interval(secs => \(seconds))",
+                                        logger: self.logger)
+            return deleted
+        }
     }
 
     /// Whether the database answers now (within 2 s).
@@ -61,15 +68,28 @@ public final class FleetStore: Sendable {
     /// when it throws. Not postgres-nio's `withTransaction`: its ROLLBACK after a connection has
     /// closed under it (the server stopped mid-transaction) is written to the closing channel
     /// without failing, and waits forever; a closed connection has rolled back on the server anyway.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    ///
+    /// Run under a deadline (`bounded`), the work goes on after the caller has given up (postgres-nio
+    /// does not stop a query on cancellation): so it never commits once cancelled, and with
+    /// `statementTimeout` the server itself ends a statement that waits too long for a lock.
+    func transaction<T: Sendable>(statementTimeout: Duration? = nil, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
+                if let statementTimeout {
+                    let milliseconds = Int(statementTimeout.inSeconds * 1000)
+                    try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+                }
                 let value = try await body(connection)
+                // The caller gave up (its deadline passed) and may be trying the same work again.
+                try Task.checkCancellation()
                 try await connection.query("COMMIT", logger: logger)
                 return value
             } catch {
-                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                // Bounded: a query written as the connection closes may never end.
+                if !connection.isClosed {
+                    _ = try? await bounded(.seconds(2)) { try await connection.query("ROLLBACK", logger: self.logger) }
+                }
                 throw error
             }
         }
@@ -95,17 +115,25 @@ extension FleetStore {
     /// this console dies.
     func whileHoldingSweepLock(_ body: () async throws -> Void) async throws {
         try await client.withConnection { connection in
-            var held = false
-            for try await got in try await connection.query("SELECT pg_try_advisory_lock(7381)", logger: logger).decode(Bool.self) { held = got }
+            let held = try await bounded(.seconds(5)) {
+                var held = false
+                for try await got in try await connection.query("SELECT pg_try_advisory_lock(7381)", logger: self.logger).decode(Bool.self) { held = got }
+                return held
+            }
             guard held else { return }
+            // A closed connection took its session lock with it (and a query to it may never end).
+            let unlock = { [logger] in
+                if !connection.isClosed {
+                    _ = try? await self.bounded(.seconds(5)) { try await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger) }
+                }
+            }
             do {
                 try await body()
             } catch {
-                // A closed connection took its session lock with it (and a query to it may never end).
-                if !connection.isClosed { _ = try? await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger) }
+                await unlock()
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(7381)", logger: logger)
+            await unlock()
         }
     }
 }
