@@ -7,7 +7,8 @@ public enum HubState: String, Codable, Sendable, CaseIterable {
 }
 
 /// What the console knows of a hub's presence, and the state it makes of it. Times are the
-/// console's (when it received each message), never the hub's clock.
+/// console's (when it received each message), except for a retained heartbeat handed over when
+/// the console subscribed: that one is as old as the hub's own `at` says (never later than received).
 public struct HubPresence: Sendable, Equatable {
     /// The last `herald/<hub>/status`: `online` or `offline`; nil when none was seen.
     public var status: String?
