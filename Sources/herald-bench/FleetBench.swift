@@ -68,13 +68,8 @@ struct FleetBench {
     /// rounds of `ingestEvents` events from `ingestHubs` simulated hubs published as fast as one
     /// broker connection takes them.
     func ingest(console: BenchConsole, client: PostgresClient) async throws -> Double {
-        var plan = HubSimulator.Plan(hubs: Self.ingestHubs)
-        plan.prefix = "ingest-"
-        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-ingest"))
-        try await simulator.connect()
+        let simulator = try await beating(Self.ingestHubs, prefix: "ingest-", console: console)
         defer { simulator.stop() }
-        try simulator.beat()
-        try await console.waitForHubs(Self.ingestHubs, prefix: plan.prefix)
         var rates: [Double] = [], publishRates: [Double] = []
         for round in 0..<3 {
             let before = try await count("SELECT count(*) FROM events", client)
@@ -128,13 +123,8 @@ struct FleetBench {
 
     /// 5,000 more hubs (status and heartbeat each), then each request the page makes, `runs` times.
     func page(console: BenchConsole) async throws {
-        var plan = HubSimulator.Plan(hubs: Self.pageHubs)
-        plan.prefix = "page-"
-        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-page"))
-        try await simulator.connect()
+        let simulator = try await beating(Self.pageHubs, prefix: "page-", console: console)
         defer { simulator.stop() }
-        try simulator.beat()
-        try await console.waitForHubs(Self.pageHubs, prefix: plan.prefix)
         print("  with \(try await console.hubCount()) hubs (the page's requests, one at a time, keep-alive):")
         let health = try await console.time("GET /v1/health (one SELECT 1)", ["/v1/health"], runs: runs)
         _ = try await console.time("GET / (the page)", ["/"], runs: runs)
@@ -148,6 +138,22 @@ struct FleetBench {
                                           ["/", "/v1/hubs", "/v1/alarms?state=open|/v1/chart", "/v1/health"], runs: runs)
         print(String(format: "  /v1/hubs / /v1/health: %.1f; the page opened / /v1/health: %.1f; /v1/hubs is %.0f KB",
                      hubs / health, open / health, Double(try await console.bytes("/v1/hubs")) / 1024))
+    }
+
+    /// `hubs` simulated hubs named `prefix...`, each beating once, listed by the console.
+    func beating(_ hubs: Int, prefix: String, console: BenchConsole) async throws -> HubSimulator {
+        var plan = HubSimulator.Plan(hubs: hubs)
+        plan.prefix = prefix
+        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-" + prefix))
+        try await simulator.connect()
+        do {
+            try simulator.beat()
+            try await console.waitForHubs(hubs, prefix: prefix)
+        } catch {
+            simulator.stop()
+            throw error
+        }
+        return simulator
     }
 
     func brokerSettings(_ clientID: String) throws -> MQTTSettings {
