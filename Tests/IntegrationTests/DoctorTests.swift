@@ -89,5 +89,30 @@ extension OnTheTestSink {
         #expect((pack["action"] as? String ?? "").contains("herald pack build en"))
         #expect(report.checks["voice pack zh"]?["level"] as? String == "ok")
     }
+
+    /// speech.language es: its pack is looked for too (not only en and zh), built with
+    /// `herald pack build es`, then found short of a word.
+    @Test func thePackOfSpeechLanguageIsCheckedWhateverTheLanguage() throws {
+        let harness = try HeraldHarness()
+        let packs = harness.folder + "/voices"
+        try harness.appendConfig("speech:\n  packs: \(packs)\n  language: es\n  currency: MXN")
+        var report = try doctor(harness, ["--no-tone"])
+        let none = try #require(report.checks["voice pack es"], "\(report.text)")
+        #expect(none["level"] as? String == "warning" && (none["action"] as? String ?? "").contains("herald pack build es"), "\(none)")
+
+        let build = try harness.herald(["pack", "build", "es"])
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        report = try doctor(harness, ["--no-tone"])
+        let built = try #require(report.checks["voice pack es"])
+        #expect(built["level"] as? String == "ok" && (built["detail"] as? String ?? "").contains("words"), "\(built)")
+
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: packs + "/es/manifest.json"))) as? [String: Any]
+        let clips = try #require(manifest?["clips"] as? [String: String])
+        let word = try #require(clips.keys.first { $0 == "veinte" } ?? clips.keys.sorted().first)
+        try FileManager.default.removeItem(atPath: packs + "/es/" + clips[word]!)
+        report = try doctor(harness, ["--no-tone"])
+        let short = try #require(report.checks["voice pack es"])
+        #expect(short["level"] as? String == "warning" && (short["detail"] as? String ?? "").contains("'\(word)'"), "\(short)")
+    }
 }
 }

@@ -3,11 +3,35 @@ import HeraldCore
 import Speech
 
 extension Doctor {
-    /// The synthesizer and its voices, then one voice pack per amount grammar.
+    /// The synthesizer and its voices, then the voice packs: English's and Mandarin's, and every
+    /// other language's found in speech.packs or named by speech.language (said through CLDR,
+    /// checked for the words of speech.currency, what `herald pack build` renders by default).
     func speechChecks() async -> [DoctorFinding] {
         var findings = [await synthesizerCheck(), languageCheck()]
         for grammar in AmountGrammars.all { findings.append(packCheck(grammar)) }
+        let speech = context.configuration.speech
+        for language in otherPackLanguages() {
+            guard let grammar = try? AmountGrammars.grammar(for: language) else {
+                findings.append(DoctorFinding("voice pack \(language)", .warning,
+                                              "\(speech.packsDirectory)/\(language): a pack for a language Herald cannot say amounts in",
+                                              action: "remove it, or name the folder by a language code herald doctor lists under languages"))
+                continue
+            }
+            findings.append(packCheck(grammar, currencies: [speech.currency]))
+        }
         return findings
+    }
+
+    /// The languages of the packs in speech.packs and of speech.language, but English and Mandarin.
+    func otherPackLanguages() -> [String] {
+        let speech = context.configuration.speech
+        let handWritten = Set(AmountGrammars.all.map(\.language))
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: speech.packsDirectory)) ?? []
+        var languages = Set(folders.filter {
+            FileManager.default.fileExists(atPath: (speech.packsDirectory as NSString).appendingPathComponent("\($0)/manifest.json"))
+        })
+        languages.insert(SpeechNames.baseLanguage(speech.language))
+        return languages.subtracting(handWritten).sorted()
     }
 
     /// The languages amounts are said in, and whether speech.language has phrases of its own.
@@ -77,7 +101,7 @@ extension Doctor {
 
     /// A pack that lacks a word, or whose clip file is gone, makes payments synthesized instead:
     /// still heard, but not in the recorded voice.
-    func packCheck(_ grammar: any AmountGrammar) -> DoctorFinding {
+    func packCheck(_ grammar: any AmountGrammar, currencies: [Currency] = Currency.all) -> DoctorFinding {
         let speech = context.configuration.speech
         let check = "voice pack \(grammar.language)"
         let pack: VoicePack
@@ -92,7 +116,7 @@ extension Doctor {
             return DoctorFinding(check, .warning, "\(error); \(grammar.language) payments are synthesized",
                                  action: "fix the manifest, or render it again: herald pack build \(grammar.language)")
         }
-        let tokens = grammar.vocabulary + speech.phrase(for: grammar.language).literalTokens
+        let tokens = grammar.vocabulary(for: currencies) + speech.phrase(for: grammar.language).literalTokens
         let missing = pack.missing(tokens)
         let unreadable = Set(tokens).subtracting(missing).sorted().filter { token in
             guard let file = pack.manifest.clips[token] else { return false }
