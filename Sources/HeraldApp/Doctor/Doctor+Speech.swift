@@ -12,6 +12,7 @@ extension Doctor {
         let speech = context.configuration.speech
         for language in otherPackLanguages() {
             guard let grammar = try? AmountGrammars.grammar(for: language) else {
+                // A folder's (config refuses a speech.language amounts cannot be said in).
                 findings.append(DoctorFinding("voice pack \(language)", .warning,
                                               "\(speech.packsDirectory)/\(language): a pack for a language Herald cannot say amounts in",
                                               action: "remove it, or name the folder by a language code herald doctor lists under languages"))
