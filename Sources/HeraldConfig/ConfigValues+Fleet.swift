@@ -16,7 +16,7 @@ extension ConfigValues {
             report("fleet.broker", "the console needs the hubs' broker; write it like broker: mqtt://127.0.0.1:1883")
             return nil
         }
-        guard let (host, port, tls) = brokerAddress(brokerText, key: "fleet.broker", credentials: "fleet.username and fleet.password") else {
+        guard let address = brokerAddress(brokerText, key: "fleet.broker", credentials: "fleet.username and fleet.password") else {
             return nil
         }
         var name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
@@ -25,7 +25,7 @@ extension ConfigValues {
                 report("fleet.name", "'\(written)' must be letters, digits, - _ and ., like console-a")
             }
         }
-        var broker = MQTTSettings(host: host, port: port, tls: tls, hub: name)
+        var broker = MQTTSettings(broker: address, hub: name)
         broker.clientID = "herald-fleet-\(name)"
         // No session kept past a connection: a broker routes a shared subscription's messages to
         // offline members too (Mosquitto does), so a console that died would hold a share of every
@@ -36,7 +36,7 @@ extension ConfigValues {
         broker.password = string("fleet.password").flatMap { $0.isEmpty ? nil : $0 }
         if broker.password != nil && broker.username == nil { report("fleet.password", "a password needs fleet.username") }
         broker.caFile = readableFile("fleet.ca")
-        if !tls && !(string("fleet.ca") ?? "").isEmpty { report("fleet.ca", "is only used over TLS; write the broker as mqtts://") }
+        if !address.tls && !(string("fleet.ca") ?? "").isEmpty { report("fleet.ca", "is only used over TLS; write the broker as mqtts://") }
         var fleet = FleetSettings(broker: broker, database: database, name: name)
         if let (host, port) = listenAddress("fleet.listen", example: "127.0.0.1:7380") {
             fleet.listenHost = host

@@ -9,14 +9,14 @@ extension ConfigValues {
             }
             return nil
         }
-        guard let (host, port, tls) = brokerAddress(broker, key: "mqtt.broker", credentials: "mqtt.username and mqtt.password") else { return nil }
+        guard let address = brokerAddress(broker, key: "mqtt.broker", credentials: "mqtt.username and mqtt.password") else { return nil }
         var hub = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "herald"
         if let name = string("mqtt.hub")?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
             if MQTTSettings.isTopicName(name) { hub = name } else {
                 report("mqtt.hub", "'\(name)' cannot be a topic level; use letters, digits, - _ and . (no / + # or spaces), like shop-12")
             }
         }
-        var settings = MQTTSettings(host: host, port: port, tls: tls, hub: hub)
+        var settings = MQTTSettings(broker: address, hub: hub)
         if let clientID = string("mqtt.client_id")?.trimmingCharacters(in: .whitespaces), !clientID.isEmpty {
             if clientID.utf8.count <= 65_535 && !clientID.contains(where: { $0.isWhitespace }) { settings.clientID = clientID } else {
                 report("mqtt.client_id", "'\(clientID)' must have no spaces; leave it out to use the hub name")
@@ -40,7 +40,7 @@ extension ConfigValues {
         if (settings.certificateFile == nil) != (settings.keyFile == nil) {
             report(settings.certificateFile == nil ? "mqtt.key" : "mqtt.cert", "a client certificate needs both mqtt.cert and mqtt.key")
         }
-        if !tls, let key = ["mqtt.ca", "mqtt.cert", "mqtt.key"].first(where: { layout.lines[$0] != nil && !(string($0) ?? "").isEmpty }) {
+        if !address.tls, let key = ["mqtt.ca", "mqtt.cert", "mqtt.key"].first(where: { layout.lines[$0] != nil && !(string($0) ?? "").isEmpty }) {
             report(key, "is only used over TLS; write the broker as mqtts://")
         }
         settings.keepalive = duration("mqtt.keepalive", range: .seconds(5) ... .seconds(3600)) ?? settings.keepalive
@@ -48,12 +48,10 @@ extension ConfigValues {
         return settings
     }
 
-    /// `mqtt://HOST[:PORT]` or `mqtts://...`: host, port (1883 or 8883 by default) and TLS; nil
-    /// after reporting what is wrong under `key`.
-    mutating func brokerAddress(_ broker: String, key: String, credentials: String) -> (host: String, port: Int, tls: Bool)? {
+    /// `mqtt://HOST[:PORT]` or `mqtts://...` read, or nil after reporting what is wrong under `key`.
+    mutating func brokerAddress(_ broker: String, key: String, credentials: String) -> BrokerAddress? {
         do {
-            let address = try BrokerAddress(broker)
-            return (address.host, address.port, address.tls)
+            return try BrokerAddress(broker)
         } catch {
             switch error {
             case .notAnAddress: report(key, "\(error) (credentials go in \(credentials))")

@@ -28,13 +28,7 @@ extension FleetStore {
     /// How many hubs are in each state at `now` (`/metrics`): the presence columns only, not
     /// every hub's row.
     func stateCounts(now: Date = Date()) async throws -> [HubState: Int] {
-        var counts: [HubState: Int] = [:]
-        let rows = try await run("SELECT status, status_at, health_at, interval_s FROM hubs")
-        for try await (status, statusAt, healthAt, interval) in rows.decode((String?, Date?, Date?, Int).self) {
-            let presence = HubPresence(status: status, statusAt: statusAt, healthAt: healthAt, intervalSeconds: interval)
-            counts[presence.state(at: now).state, default: 0] += 1
-        }
-        return counts
+        try await presences().reduce(into: [:]) { counts, hub in counts[hub.presence.state(at: now).state, default: 0] += 1 }
     }
 
     /// Each hub's presence (what the alarm rules read beside its heartbeat).
