@@ -7,8 +7,11 @@ enum ConfigSchema {
         case scalar
         /// A list of values.
         case list
-        /// A mapping whose keys the user chooses (voice aliases, phrases per language).
+        /// A mapping whose keys the user chooses (voice aliases, sinks' lead-ins).
         case openMapping
+        /// A mapping whose keys the user chooses, each a single value or a section of name: value
+        /// lines (`speech.phrases.es: "..."` or `speech.phrases.es.summary: "..."`).
+        case openMappingOfSections
         /// Named entries, each a section of fields (`reminders.list.medication.text`).
         case records
         /// Named lists (`groups.downstairs: [kitchen, living]`).
@@ -27,7 +30,7 @@ enum ConfigSchema {
         "speech.engine": .scalar, "speech.command": .scalar, "speech.command_timeout_ms": .scalar,
         "speech.language": .scalar, "speech.voice": .scalar, "speech.rate": .scalar, "speech.pitch": .scalar,
         "speech.currency": .scalar, "speech.packs": .scalar,
-        "speech.voices": .openMapping, "speech.phrases": .openMapping,
+        "speech.voices": .openMapping, "speech.phrases": .openMappingOfSections,
         "speech.piper.python": .scalar, "speech.piper.model": .scalar, "speech.piper.threads": .scalar,
         "speech.piper.timeout_ms": .scalar, "speech.piper.voices": .openMapping,
         "cache.path": .scalar, "cache.max_bytes": .scalar, "cache.warm": .list,

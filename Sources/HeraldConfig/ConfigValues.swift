@@ -154,15 +154,36 @@ struct ConfigValues {
                 report("speech.voices.\(alias)", "'\(voice)' is not a voice name (letters, digits and _ . + -, starting with a letter or digit); write it like en-us+f3")
             }
         }
-        for (language, _) in layout.mappings["speech.phrases"] ?? [] {
-            guard let template = string("speech.phrases.\(language)") else { continue }
-            if template.components(separatedBy: "{amount}").count != 2 {
-                report("speech.phrases.\(language)", "'\(template)' must contain {amount} exactly once")
-            } else {
-                speech.phrases[language.lowercased()] = template
-            }
-        }
+        readPhrases(into: &speech)
         return speech
+    }
+
+    /// `speech.phrases.<lang>`: the payment sentence alone, or a section naming any of the phrases
+    /// (`payment`, `summary`, `quiet`, `test`).
+    private mutating func readPhrases(into speech: inout SpeechSettings) {
+        for (language, _) in layout.mappings["speech.phrases"] ?? [] {
+            let key = "speech.phrases.\(language)"
+            guard SpeechNames.isLanguageTag(language) else {
+                report(key, "'\(language)' is not a language tag; write it like es, pt-BR or hi")
+                continue
+            }
+            var written: [(PhraseKey?, name: String)] = []
+            if let section = layout.mappings[key] {
+                written = section.map { (PhraseKey(rawValue: $0.0), "\(key).\($0.0)") }
+            } else {
+                written = [(.payment, key)]
+            }
+            var phrases: [PhraseKey: String] = [:]
+            for (phrase, name) in written {
+                guard let phrase else {
+                    report(name, "unknown phrase; name one of \(PhraseKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                    continue
+                }
+                guard let template = string(name) else { continue }
+                if let problem = phrase.problem(in: template) { report(name, problem) } else { phrases[phrase] = template }
+            }
+            if !phrases.isEmpty { speech.phraseOverrides[language.lowercased(), default: [:]].merge(phrases) { _, new in new } }
+        }
     }
 
     private mutating func readCache(into cache: inout HeraldConfiguration.CacheSettings) {

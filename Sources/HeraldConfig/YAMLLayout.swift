@@ -122,6 +122,8 @@ struct YAMLLayout {
             }
         case (.openMapping, .mapping(let entries)):
             record(entries, prefix: key, file: file)
+        case (.openMappingOfSections, .mapping(let entries)):
+            record(entries, prefix: key, file: file, sections: true)
         case (.records, .mapping(let entries)):
             var found: [(name: String, line: Int?, fields: Node.Mapping)] = []
             for (nameNode, fields) in entries {
@@ -163,20 +165,22 @@ struct YAMLLayout {
             problem("must be a section of named entries, each with its fields indented below it")
         case (.list, _) where Self.isBlank(value):
             listItems[key] = []
-        case (.openMapping, _) where Self.isBlank(value):
+        case (.openMapping, _) where Self.isBlank(value), (.openMappingOfSections, _) where Self.isBlank(value):
             break
         case (.scalar, _):
             problem("must be a single value on the same line (key: value), not a list or section")
         case (.list, _):
             problem("must be a list: one '- item' per line, indented below the key")
-        case (.openMapping, _):
+        case (.openMapping, _), (.openMappingOfSections, _):
             problem("must be a section of name: value lines, indented below the key")
         }
     }
 
     /// Records the entries of an open mapping (name: value) with their lines. The names are the
     /// user's (sink names such as alsa_output.pci-0000_00_1f.3.analog-stereo), so dots are kept.
-    private mutating func record(_ mapping: Node.Mapping, prefix: String, file: String) {
+    /// With `sections`, an entry may instead be a section of name: value lines, recorded as an
+    /// open mapping of its own under the entry's key (and listed in this one with an empty value).
+    private mutating func record(_ mapping: Node.Mapping, prefix: String, file: String, sections: Bool = false) {
         var entries: [(String, String)] = []
         for (keyNode, value) in mapping {
             let line = keyNode.mark?.line
@@ -187,9 +191,15 @@ struct YAMLLayout {
             }
             let key = "\(prefix).\(keyScalar.string)"
             lines[key] = line
+            if sections, case .mapping(let nested) = value {
+                record(nested, prefix: key, file: file)
+                entries.append((keyScalar.string, ""))
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 problems.append(ConfigProblem(file: file, line: line, key: key,
-                                              message: "must be a single value on the same line (name: value)"))
+                                              message: sections ? "must be a single value on the same line (name: value) or a section of name: value lines indented below it"
+                                                                : "must be a single value on the same line (name: value)"))
                 continue
             }
             entries.append((keyScalar.string, scalar.string))

@@ -16,8 +16,9 @@ public struct SpeechSettings: Sendable, Equatable {
     public var pitch: Int = 50
     /// Alias -> engine voice; the push payload's names by default.
     public var voiceAliases: [String: String] = SpeechSettings.defaultAliases
-    /// Language -> template with `{amount}`.
-    public var phrases: [String: String] = ["en": "Payment received: {amount}", "zh": "收款{amount}"]
+    /// `speech.phrases`: language tag (lowercased) -> the phrases it replaces in that language's
+    /// table, each already checked against `PhraseKey.problem(in:)`.
+    public var phraseOverrides: [String: [PhraseKey: String]] = [:]
     public var currency: Currency = .usd
     /// Where voice packs live (`Sounds/voices`).
     public var packsDirectory: String = ""

@@ -71,7 +71,9 @@ public struct HeraldAPI: Sendable {
                               signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
         }
         on(.post, "/v1/test") { request, context in
-            try await submit(AnnouncementRequest(body: .text("This is a test of Herald."), source: .api, client: context.client),
+            // The test sentence of the default language's phrases ("Herald is ready.", `speech.phrases.<lang>.test`).
+            let speech = self.context.configuration.speech
+            return try await submit(AnnouncementRequest(body: .text(speech.phrases(for: speech.language).test), source: .api, client: context.client),
                              wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.get, "/v1/announcements/{id}") { _, context in

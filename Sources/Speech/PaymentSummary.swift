@@ -6,9 +6,9 @@ public struct PaymentSummary: Sendable, Equatable {
     public var text: String
     public var total: Amount
 
-    /// The summary of `amounts` in one currency, in `language`'s phrases; nil when they cannot be
-    /// summed (different currencies, a language whose amounts Herald cannot say).
-    public init?(amounts: [Amount], language: String) {
+    /// The summary of `amounts` in one currency, in `language` with `phrases` (`SpeechSettings.phrases(for:)`);
+    /// nil when they cannot be summed (different currencies, a language whose amounts Herald cannot say).
+    public init?(amounts: [Amount], language: String, phrases: PhraseTable) {
         guard amounts.count > 1, let currency = amounts.first?.currency,
               amounts.allSatisfy({ $0.currency == currency }),
               let grammar = try? AmountGrammars.grammar(for: language) else { return nil }
@@ -27,7 +27,7 @@ public struct PaymentSummary: Sendable, Equatable {
         case let cldr as CLDRAmountGrammar: cldr.number(count, before: .masculine).text
         default: EnglishAmountGrammar().number(count).text
         }
-        text = PhraseTable.of(language).paymentsSummary
+        text = phrases.paymentsSummary
             .replacingOccurrences(of: "{count}", with: countWords)
             .replacingOccurrences(of: "{amount}", with: grammar.words(for: total).text)
         self.total = total

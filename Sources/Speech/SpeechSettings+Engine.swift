@@ -16,10 +16,36 @@ extension SpeechSettings {
         return voiceAliases[name.lowercased()] ?? name
     }
 
-    /// The template for `language`.
+    /// `language`'s phrases: Herald's table for it (English's when it has none) with what
+    /// `speech.phrases` replaces, the tag's own (`pt-br`) over its base language's (`pt`).
+    public func phrases(for language: String) -> PhraseTable {
+        let tag = language.lowercased(), base = SpeechNames.baseLanguage(language)
+        return PhraseTable.of(base).replacing(phraseOverrides[base] ?? [:])
+            .replacing(tag == base ? [:] : phraseOverrides[tag] ?? [:])
+    }
+
+    /// The phrases `language` still takes from English's table: none when Herald has a table for
+    /// it, else those `speech.phrases` does not give.
+    public func englishPhrases(for language: String) -> [PhraseKey] {
+        guard !PhraseTable.has(language) else { return [] }
+        let given = Set((phraseOverrides[SpeechNames.baseLanguage(language)] ?? [:]).keys)
+            .union((phraseOverrides[language.lowercased()] ?? [:]).keys)
+        return PhraseKey.allCases.filter { !given.contains($0) }
+    }
+
+    /// What `config check` and `herald doctor` say when `language`'s phrases are partly or wholly
+    /// English's, with what to set; nil when they are all its own.
+    public func englishPhrasesNotice(for language: String) -> (notice: String, action: String)? {
+        let english = englishPhrases(for: language)
+        guard let first = english.first else { return nil }
+        let key = "speech.phrases.\(SpeechNames.baseLanguage(language))"
+        return ("\(language) has no phrase table: its \(english.map(\.rawValue).joined(separator: ", ")) phrase\(english.count == 1 ? " is" : "s are") English's (\"\(PhraseTable.of("en").paymentReceived)\") around amounts said in \(language)",
+                "set \(key).\(first.rawValue) (and the others: \(PhraseKey.allCases.map(\.rawValue).joined(separator: ", "))) in the config file, like \(key).payment: \"... {amount}\"")
+    }
+
+    /// The payment sentence for `language`.
     public func phrase(for language: String) -> PhraseTemplate {
-        let base = SpeechNames.baseLanguage(language)
-        return phrases[base].map(PhraseTemplate.init) ?? PhraseTemplate.standard(language: base)
+        PhraseTemplate(phrases(for: language).paymentReceived)
     }
 
     /// The synthesizer this config asks for.

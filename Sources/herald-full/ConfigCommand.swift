@@ -62,8 +62,8 @@ extension Herald {
                     case .espeakNG: ""
                     }
                     print("  speech: \(speech.engine.rawValue)\(engineDetail), language \(speech.language), rate \(speech.rate), pitch \(speech.pitch), currency \(speech.currency.code)")
-                    if !PhraseTable.has(speech.language) {
-                        print("  note: \(speech.language) has no phrase table: payments are said with English phrases (\"Payment received: ...\") around the amount in \(speech.language); set speech.phrases.\(SpeechNames.baseLanguage(speech.language)) to change it")
+                    if let (notice, action) = speech.englishPhrasesNotice(for: speech.language) {
+                        print("  note: \(notice); \(action)")
                     }
                     print("  voice packs: \(speech.packsDirectory)")
                     print("  cache: \(configuration.cache.directory), at most \(configuration.cache.maxBytes) bytes, \(configuration.cache.warm.count) sentence(s) to warm")

@@ -177,6 +177,51 @@ import Testing
         #expect(configuration.chimes[.critical] == nil)
     }
 
+    @Test func phrasesReplaceAnyOfALanguagesSentences() async throws {
+        let configuration = try await load("""
+            speech:
+              language: it
+              phrases:
+                es:
+                  summary: "{count} cobros, en total {amount}"
+                  test: "Prueba de Herald."
+                pt-BR: "Pix recebido: {amount}"
+                it:
+                  payment: "Pagamento ricevuto: {amount}"
+                  quiet: "Durante le ore di silenzio:"
+            """)
+        let speech = configuration.speech
+        let spanish = speech.phrases(for: "es-MX")
+        #expect(spanish.paymentsSummary == "{count} cobros, en total {amount}" && spanish.test == "Prueba de Herald.")
+        #expect(spanish.paymentReceived == PhraseTable.of("es").paymentReceived, "what is not given stays the table's")
+        #expect(speech.phrase(for: "pt-BR") == PhraseTemplate("Pix recebido: {amount}"))
+        #expect(speech.phrase(for: "pt") == PhraseTemplate.standard(language: "pt"), "pt-BR's sentence is not Portugal's")
+        #expect(speech.phrases(for: "it").whileItWasQuiet == "Durante le ore di silenzio:")
+        #expect(speech.englishPhrases(for: "it") == [.summary, .test], "Italian has no table: what is not given is English")
+        #expect(speech.englishPhrasesNotice(for: "it")?.notice.contains("summary, test phrases are English") == true)
+        #expect(speech.englishPhrases(for: "es").isEmpty && speech.englishPhrasesNotice(for: "es") == nil)
+    }
+
+    @Test func badPhrasesAreNamedWithWhatTheyTake() async {
+        let found = await problems("""
+            speech:
+              phrases:
+                es:
+                  payment: "Pago: {amount} {amount}"
+                  summary: "{count} pagos"
+                  quiet: "Silencio {amount}:"
+                  thanks: "Gracias"
+                fr: [a, b]
+                "not a tag!": "x {amount}"
+            """)
+        #expect(found.map(\.key) == ["speech.phrases.es.payment", "speech.phrases.es.summary", "speech.phrases.es.quiet",
+                                     "speech.phrases.es.thanks", "speech.phrases.fr", "speech.phrases.not a tag!"])
+        #expect(found.first { $0.key == "speech.phrases.es.summary" }?.message.contains("{amount} exactly once") == true)
+        #expect(found.first { $0.key == "speech.phrases.es.quiet" }?.message.contains("'{amount}' is not a placeholder of the quiet phrase; it takes no placeholder") == true)
+        #expect(found.first { $0.key == "speech.phrases.es.thanks" }?.message.contains("payment, summary, quiet, test") == true)
+        #expect(found.allSatisfy { $0.line != nil }, "every problem names its line")
+    }
+
     @Test func badSpeechValuesAreNamed() async {
         let found = await problems("""
             speech:

@@ -153,6 +153,41 @@ extension OnTheTestSink {
         #expect(try daemon.get("/v1/announcements/\(low["id"] as? String ?? "")")["outcome"] as? String == "dropped_stale")
     }
 
+    /// `speech.phrases.<lang>` as a section: the summary and the test sentence are the shop's own,
+    /// the payment sentence stays the table's.
+    @Test func phrasesFromTheConfigAreSaidInTheSummaryAndTheTest() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let (harness, port) = try harness("""
+            speech:
+              language: es
+              currency: MXN
+              phrases:
+                es:
+                  summary: "{count} cobros, en total {amount}"
+                  test: "Prueba de la caja."
+            """)
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let (status, test) = try daemon.post("/v1/test?wait=true", "")
+        monitor.stop()
+        #expect(status == 200 && test["outcome"] as? String == "played" && test["body"] as? String == "Prueba de la caja.", "\(test)")
+        let span = monitor.soundSpan()
+        #expect((span.map { $0.end - $0.start } ?? 0) > 0.5, "the test sentence was heard: \(String(describing: span))")
+        // Four waiting payments (over queue.coalesce_payments_over, 3) are said as one.
+        #expect(try daemon.post("/v1/queue/pause", "").0 == 200)
+        for amount in ["10", "15.30", "1", "0.70"] {
+            _ = try daemon.post("/v1/announcements", #"{"payment": {"amount": "\#(amount)"}}"#)
+        }
+        #expect(try daemon.post("/v1/queue/resume", "").0 == 200)
+        try SoundServer.waitFor("the queue to empty", timeout: 20) {
+            let rows = try harness.history()
+            return rows.count >= 6 && rows.allSatisfy { $0["outcome"] != nil }
+        }
+        let bodies = try harness.history().filter { $0["outcome"] as? String == "played" }.compactMap { $0["body"] as? String }
+        #expect(bodies.contains("cuatro cobros, en total veintisiete pesos mexicanos"), "\(bodies)")
+    }
+
     @Test func sigtermMidAnnouncementRestoresExactly() throws {
         try SoundServer.setSink(volumes: ["30%", "10%"], muted: true)
         let (harness, port) = try harness()

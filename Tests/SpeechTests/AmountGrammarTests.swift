@@ -151,10 +151,10 @@ import Testing
 
     @Test func paymentsInOneCurrencyAreSummedExactlyAndMixedOnesAreNot() throws {
         let cents = [1999, 2001, 1].map { Amount(minorUnits: $0, currency: .usd) }
-        let summary = try #require(PaymentSummary(amounts: cents, language: "en"))
+        let summary = try #require(PaymentSummary(amounts: cents, language: "en", phrases: .of("en")))
         #expect(summary.total == Amount(minorUnits: 4001, currency: .usd))
         #expect(summary.text == "three payments received, total forty dollars and one cent")
-        #expect(PaymentSummary(amounts: cents + [Amount(minorUnits: 5, currency: .eur)], language: "en") == nil)
+        #expect(PaymentSummary(amounts: cents + [Amount(minorUnits: 5, currency: .eur)], language: "en", phrases: .of("en")) == nil)
     }
 
     @Test func unknownLanguagesAreNamed() {
@@ -166,16 +166,16 @@ import Testing
     /// (and past Int64 for a four-decimal currency) crashed the daemon at every start.
     @Test func aSumBeyondWhatHeraldSpeaksIsNoSummary() throws {
         let largest = Amount(minorUnits: Amount.maximumMajorUnits * 100 + 99, currency: .usd)
-        #expect(PaymentSummary(amounts: [largest, largest], language: "en") == nil)
-        #expect(PaymentSummary(amounts: Array(repeating: Amount(minorUnits: .max / 2, currency: .usd), count: 3), language: "en") == nil)
+        #expect(PaymentSummary(amounts: [largest, largest], language: "en", phrases: .of("en")) == nil)
+        #expect(PaymentSummary(amounts: Array(repeating: Amount(minorUnits: .max / 2, currency: .usd), count: 3), language: "en", phrases: .of("en")) == nil)
         let pesos = try Amount.parse("25.30", currency: try #require(Currency.named("MXN")))
         #expect(ChineseAmountGrammar().words(for: pesos).text == "二十五墨西哥比索三十分", "CLDR's name, 分 for the minor unit")
         #expect(PaymentSummary(amounts: [Amount(minorUnits: 50_000_000_000_000, currency: .usd)] + [Amount(minorUnits: 1, currency: .usd)],
-                               language: "en")?.text.contains("five hundred billion") == true)
+                               language: "en", phrases: .of("en"))?.text.contains("five hundred billion") == true)
     }
 
     @Test func aSummaryIsSaidInTheLanguagesOwnPhrases() throws {
         let pesos = [1000, 1500].map { Amount(minorUnits: $0, currency: try! #require(Currency.named("MXN"))) }
-        #expect(PaymentSummary(amounts: pesos, language: "es")?.text == "dos pagos recibidos, total veinticinco pesos mexicanos")
+        #expect(PaymentSummary(amounts: pesos, language: "es", phrases: .of("es"))?.text == "dos pagos recibidos, total veinticinco pesos mexicanos")
     }
 }

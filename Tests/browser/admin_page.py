@@ -39,7 +39,7 @@ try:
     pressed = time.time()
     print("test_pressed_at %.3f" % pressed, flush=True)
     wait_for("the test announcement's row, played",
-             lambda: any("This is a test of Herald." in row.text and "played" in row.text
+             lambda: any("Herald is ready." in row.text and "played" in row.text
                          for row in driver.find_elements(By.CSS_SELECTOR, "#history tr")), timeout=20)
     if driver.execute_script("return window.heraldMarker;") != marker:
         fail("the page reloaded")

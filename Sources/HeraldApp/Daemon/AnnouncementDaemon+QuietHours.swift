@@ -145,7 +145,8 @@ extension AnnouncementDaemon {
                 return text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?") ? text : text + "."
             }
             // In the first one's language, as `sayAsOne` says it.
-            let lead = PhraseTable.of(held[0].item.request.language ?? context.configuration.speech.language).whileItWasQuiet
+            let speech = context.configuration.speech
+            let lead = speech.phrases(for: held[0].item.request.language ?? speech.language).whileItWasQuiet
             await sayAsOne(held, text: lead + " " + sentences.joined(separator: " "),
                            priority: Priority.mostUrgent(of: held.map(\.priority)) ?? .normal,
                            occasion: .quietHoursEnded, rooms: rooms)

@@ -25,7 +25,8 @@ extension AnnouncementDaemon {
             if case .payment(let amount) = $0.item.request.body { amount } else { nil }
         }
         let language = first.language ?? context.configuration.speech.language
-        guard let summary = PaymentSummary(amounts: amounts, language: language) else {
+        guard let summary = PaymentSummary(amounts: amounts, language: language,
+                                           phrases: context.configuration.speech.phrases(for: language)) else {
             for entry in taken { machine.putBack(entry) }
             return
         }

@@ -37,11 +37,11 @@ extension Doctor {
 
     /// The languages amounts are said in, and whether speech.language has phrases of its own.
     func languageCheck() -> DoctorFinding {
-        let language = context.configuration.speech.language
+        let speech = context.configuration.speech
         let covered = AmountGrammars.covered.map { PhraseTable.of($0).checkedBySpeaker ? $0 : "\($0)*" }.joined(separator: ", ")
-        guard PhraseTable.has(language) else {
-            return DoctorFinding("languages", .warning, "speech.language \(language) has no phrase table: its payments are said with English phrases around an amount in \(language). Amounts: \(covered) (* machine-written phrases)",
-                                 action: "set speech.phrases.\(SpeechNames.baseLanguage(language)) to the payment sentence, like \"... {amount}\"")
+        if let (notice, action) = speech.englishPhrasesNotice(for: speech.language) {
+            return DoctorFinding("languages", .warning, "speech.language \(notice). Amounts: \(covered) (* machine-written phrases)",
+                                 action: action)
         }
         return DoctorFinding("languages", .ok, "amounts in \(covered) (* machine-written phrases, not yet checked by a speaker)")
     }

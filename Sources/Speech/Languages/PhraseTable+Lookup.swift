@@ -9,6 +9,20 @@ extension PhraseTable {
     /// True when `language` has a table of its own (else its phrases are English's).
     public static func has(_ language: String) -> Bool { builtIn[SpeechNames.baseLanguage(language)] != nil }
 
+    /// The table with `overrides` (`speech.phrases`) in place of its own phrases.
+    public func replacing(_ overrides: [PhraseKey: String]) -> PhraseTable {
+        var table = self
+        for (phrase, template) in overrides {
+            switch phrase {
+            case .payment: table.paymentReceived = template
+            case .summary: table.paymentsSummary = template
+            case .quiet: table.whileItWasQuiet = template
+            case .test: table.test = template
+            }
+        }
+        return table
+    }
+
     static var english: PhraseTable {
         guard let table = builtIn["en"] else { preconditionFailure("the English phrase table is missing") }
         return table

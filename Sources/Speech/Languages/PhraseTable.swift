@@ -16,22 +16,22 @@ public struct PhraseTable: Sendable, Equatable {
     public var paymentsSummary: String
     /// Before the texts quiet hours held, said together when they end: "While it was quiet:".
     public var whileItWasQuiet: String
-    /// The test sentence: "Herald is ready."
-    public var ready: String
+    /// The test sentence (`POST /v1/test`): "Herald is ready."
+    public var test: String
     /// Between the major and the minor part of an amount: "{major} and {minor}".
     public var majorAndMinor: String
 
     /// A table; every template must hold exactly the placeholders its property names.
     public init(
         language: String, checkedBySpeaker: Bool, paymentReceived: String, paymentsSummary: String,
-        whileItWasQuiet: String, ready: String, majorAndMinor: String
+        whileItWasQuiet: String, test: String, majorAndMinor: String
     ) {
         self.language = language
         self.checkedBySpeaker = checkedBySpeaker
         self.paymentReceived = paymentReceived
         self.paymentsSummary = paymentsSummary
         self.whileItWasQuiet = whileItWasQuiet
-        self.ready = ready
+        self.test = test
         self.majorAndMinor = majorAndMinor
     }
 
@@ -46,103 +46,103 @@ public struct PhraseTable: Sendable, Equatable {
             language: "en", checkedBySpeaker: true,
             paymentReceived: "Payment received: {amount}",
             paymentsSummary: "{count} payments received, total {amount}",
-            whileItWasQuiet: "While it was quiet:", ready: "Herald is ready.",
+            whileItWasQuiet: "While it was quiet:", test: "Herald is ready.",
             majorAndMinor: "{major} and {minor}"),
         PhraseTable(
             language: "zh", checkedBySpeaker: true,
             paymentReceived: "收款{amount}",
             paymentsSummary: "收到{count}笔付款，共{amount}",
-            whileItWasQuiet: "安静时段里的消息：", ready: "Herald 已就绪。",
+            whileItWasQuiet: "安静时段里的消息：", test: "Herald 已就绪。",
             majorAndMinor: "{major}{minor}"),
         PhraseTable(
             language: "es", checkedBySpeaker: false,
             paymentReceived: "Pago recibido: {amount}",
             paymentsSummary: "{count} pagos recibidos, total {amount}",
-            whileItWasQuiet: "Durante las horas de silencio:", ready: "Herald está listo.",
+            whileItWasQuiet: "Durante las horas de silencio:", test: "Herald está listo.",
             majorAndMinor: "{major} con {minor}"),
         PhraseTable(
             language: "pt", checkedBySpeaker: false,
             paymentReceived: "Pagamento recebido: {amount}",
             paymentsSummary: "{count} pagamentos recebidos, total {amount}",
-            whileItWasQuiet: "Durante o horário de silêncio:", ready: "Herald está pronto.",
+            whileItWasQuiet: "Durante o horário de silêncio:", test: "Herald está pronto.",
             majorAndMinor: "{major} e {minor}"),
         PhraseTable(
             language: "fr", checkedBySpeaker: false,
             paymentReceived: "Paiement reçu : {amount}",
             paymentsSummary: "{count} paiements reçus, total {amount}",
-            whileItWasQuiet: "Pendant les heures de silence :", ready: "Herald est prêt.",
+            whileItWasQuiet: "Pendant les heures de silence :", test: "Herald est prêt.",
             majorAndMinor: "{major} et {minor}"),
         PhraseTable(
             language: "de", checkedBySpeaker: false,
             paymentReceived: "Zahlung erhalten: {amount}",
             paymentsSummary: "{count} Zahlungen erhalten, insgesamt {amount}",
-            whileItWasQuiet: "Während der Ruhezeit:", ready: "Herald ist bereit.",
+            whileItWasQuiet: "Während der Ruhezeit:", test: "Herald ist bereit.",
             majorAndMinor: "{major} und {minor}"),
         // hi: "और" between rupees and paise is common and clearer spoken than juxtaposition.
         PhraseTable(
             language: "hi", checkedBySpeaker: false,
             paymentReceived: "भुगतान प्राप्त हुआ: {amount}",
             paymentsSummary: "{count} भुगतान प्राप्त हुए, कुल {amount}",
-            whileItWasQuiet: "शांत समय के दौरान:", ready: "Herald तैयार है।",
+            whileItWasQuiet: "शांत समय के दौरान:", test: "Herald तैयार है।",
             majorAndMinor: "{major} और {minor}"),
         // ta: rupees and paise are said side by side ("பத்து ரூபாய் ஐம்பது பைசா").
         PhraseTable(
             language: "ta", checkedBySpeaker: false,
             paymentReceived: "பணம் பெறப்பட்டது: {amount}",
             paymentsSummary: "{count} பரிவர்த்தனைகள் பெறப்பட்டன, மொத்தம் {amount}",
-            whileItWasQuiet: "அமைதி நேரத்தில் வந்தவை:", ready: "Herald தயார்.",
+            whileItWasQuiet: "அமைதி நேரத்தில் வந்தவை:", test: "Herald தயார்.",
             majorAndMinor: "{major} {minor}"),
         // bn: a count before a noun takes a classifier (দুটি); "number of payments: {count}" needs none.
         PhraseTable(
             language: "bn", checkedBySpeaker: false,
             paymentReceived: "পেমেন্ট পাওয়া গেছে: {amount}",
             paymentsSummary: "পেমেন্টের সংখ্যা: {count}, মোট {amount}",
-            whileItWasQuiet: "নীরব সময়ে যা এসেছে:", ready: "Herald প্রস্তুত।",
+            whileItWasQuiet: "নীরব সময়ে যা এসেছে:", test: "Herald প্রস্তুত।",
             majorAndMinor: "{major} {minor}"),
         PhraseTable(
             language: "id", checkedBySpeaker: false,
             paymentReceived: "Pembayaran diterima: {amount}",
             paymentsSummary: "{count} pembayaran diterima, total {amount}",
-            whileItWasQuiet: "Selama waktu tenang:", ready: "Herald siap.",
+            whileItWasQuiet: "Selama waktu tenang:", test: "Herald siap.",
             majorAndMinor: "{major} {minor}"),
         PhraseTable(
             language: "vi", checkedBySpeaker: false,
             paymentReceived: "Đã nhận thanh toán: {amount}",
             paymentsSummary: "Đã nhận {count} khoản thanh toán, tổng cộng {amount}",
-            whileItWasQuiet: "Trong giờ yên lặng:", ready: "Herald đã sẵn sàng.",
+            whileItWasQuiet: "Trong giờ yên lặng:", test: "Herald đã sẵn sàng.",
             majorAndMinor: "{major} {minor}"),
         // sw: numbers agree with the noun class (malipo mawili), ICU says "mbili"; so the count stands alone.
         PhraseTable(
             language: "sw", checkedBySpeaker: false,
             paymentReceived: "Malipo yamepokelewa: {amount}",
             paymentsSummary: "Idadi ya malipo: {count}, jumla {amount}",
-            whileItWasQuiet: "Wakati wa kimya:", ready: "Herald iko tayari.",
+            whileItWasQuiet: "Wakati wa kimya:", test: "Herald iko tayari.",
             majorAndMinor: "{major} na {minor}"),
         // ar: "و" is written joined to the next word; the counted noun's form depends on the count.
         PhraseTable(
             language: "ar", checkedBySpeaker: false,
             paymentReceived: "تم استلام دفعة: {amount}",
             paymentsSummary: "عدد الدفعات: {count}، المجموع {amount}",
-            whileItWasQuiet: "خلال فترة الهدوء:", ready: "Herald جاهز.",
+            whileItWasQuiet: "خلال فترة الهدوء:", test: "Herald جاهز.",
             majorAndMinor: "{major} و{minor}"),
         // tr: a noun after a number stays singular (üç ödeme), so the count can lead.
         PhraseTable(
             language: "tr", checkedBySpeaker: false,
             paymentReceived: "Ödeme alındı: {amount}",
             paymentsSummary: "{count} ödeme alındı, toplam {amount}",
-            whileItWasQuiet: "Sessiz saatlerde gelenler:", ready: "Herald hazır.",
+            whileItWasQuiet: "Sessiz saatlerde gelenler:", test: "Herald hazır.",
             majorAndMinor: "{major} {minor}"),
         PhraseTable(
             language: "ru", checkedBySpeaker: false,
             paymentReceived: "Оплата получена: {amount}",
             paymentsSummary: "Получено платежей: {count}, на сумму {amount}",
-            whileItWasQuiet: "Пока было тихо:", ready: "Herald готов.",
+            whileItWasQuiet: "Пока было тихо:", test: "Herald готов.",
             majorAndMinor: "{major} {minor}"),
         PhraseTable(
             language: "ja", checkedBySpeaker: false,
             paymentReceived: "お支払いを受け取りました：{amount}",
             paymentsSummary: "{count}件のお支払い、合計{amount}",
-            whileItWasQuiet: "静かな時間のあいだに：", ready: "Herald の準備ができました。",
+            whileItWasQuiet: "静かな時間のあいだに：", test: "Herald の準備ができました。",
             majorAndMinor: "{major}{minor}"),
     ]
 }
