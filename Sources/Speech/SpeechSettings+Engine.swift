@@ -3,14 +3,16 @@ import Logging
 
 extension SpeechSettings {
     /// The engine voice for a request: an alias, the voice itself, or the language's default.
-    /// For Piper, "" is the default model, and the push payload's names (nova, alloy...) are the
-    /// default model unless `speech.piper.voices` maps them.
+    /// For Piper, "" is the default model, a language it does not speak takes an installed voice of
+    /// that language, and the push payload's names (nova, alloy...) are the default model unless
+    /// `speech.piper.voices` maps them.
     public func resolveVoice(_ requested: String?, language: String) -> String {
         let name = (requested?.isEmpty == false ? requested : nil) ?? (voice.isEmpty ? nil : voice)
         if engine == .piper {
-            guard let name else { return "" }
+            // No voice asked for: the default model, or an installed voice of the language.
+            guard let name else { return piper.voice(forLanguage: language) }
             if let mapped = piper.voices[name.lowercased()] { return mapped }
-            return Self.defaultAliases[name.lowercased()] == nil ? name : ""
+            return Self.defaultAliases[name.lowercased()] == nil ? name : piper.voice(forLanguage: language)
         }
         guard let name else { return EspeakSynthesizer.defaultVoice(language: language) }
         return voiceAliases[name.lowercased()] ?? name

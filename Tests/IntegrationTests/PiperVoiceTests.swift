@@ -125,9 +125,54 @@ extension OnTheTestSink {
         let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
         let span = try #require(monitor.soundSpan(), "nothing heard")
         #expect(composed > 1.5 && abs(span.end - span.start - composed) < 0.2, "heard \(span.end - span.start) s of \(composed) s")
-        // Mandarin has no offline neural voice: its pack stays on espeak-ng, and Herald says so.
+        // No Piper voice of Mandarin is installed: its pack cannot be Piper's, and Herald says so.
         let chinese = try harness.herald(["pack", "build", "zh", "--engine", "piper"])
-        #expect(chinese.status != 0 && chinese.stderr.contains("stays on espeak-ng"), "\(chinese.stderr)")
+        #expect(chinese.status != 0 && chinese.stderr.contains("no Piper voice for zh is installed"), "\(chinese.stderr)")
+    }
+
+    /// Issue 31: a payment in a language the default voice does not speak is said by an installed
+    /// Piper voice of that language, and by espeak-ng when none is. The Spanish voice here is the
+    /// test voice's network with a config that phonemizes Spanish (only one voice is installed
+    /// offline): what is checked is which voice Herald chooses, and that Piper says it.
+    @Test func aPaymentInALanguageWithAnInstalledVoiceIsSaidByThatVoice() throws {
+        let harness = try HeraldHarness()
+        let joe = try PiperVoice.model()
+        let voices = harness.folder + "/piper-voices"
+        try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
+        let english = voices + "/en_US-joe-medium.onnx"
+        try FileManager.default.createSymbolicLink(atPath: english, withDestinationPath: joe)
+        try FileManager.default.copyItem(atPath: joe + ".json", toPath: english + ".json")
+        try harness.appendConfig("""
+            speech:
+              engine: piper
+              piper:
+                python: \(PiperVoice.folder)/bin/python3
+                model: \(english)
+            """)
+        func pay(_ amount: String) throws -> (row: [String: Any], heard: Double) {
+            let monitor = try MonitorRecording()
+            let paid = try harness.herald(["pay", amount, "--lang", "es", "--currency", "MXN", "--json"])
+            usleep(200_000)
+            monitor.stop()
+            #expect(paid.status == 0, "\(paid.stderr)")
+            let row = try JSONSerialization.jsonObject(with: Data(paid.stdout.utf8)) as? [String: Any] ?? [:]
+            return (row, monitor.soundSpan().map { $0.end - $0.start } ?? 0)
+        }
+        let before = try pay("25.30")
+        #expect(before.row["clip_source"] as? String == "synth", "no Spanish Piper voice: espeak-ng says it: \(before.row)")
+        // The Spanish voice: es_MX in its config, phonemized by espeak-ng's Spanish.
+        let spanish = voices + "/es_MX-joe_es-medium.onnx"
+        try FileManager.default.createSymbolicLink(atPath: spanish, withDestinationPath: joe)
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: joe + ".json"))) as? [String: Any] ?? [:]
+        config["language"] = ["code": "es_MX", "family": "es"]
+        config["espeak"] = ["voice": "es"]
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: spanish + ".json"))
+        let after = try pay("25.31")
+        #expect(after.row["clip_source"] as? String == "piper", "\(after.row)")
+        #expect(after.row["language"] as? String == "es", "\(after.row)")
+        // "Pago recibido: veinticinco pesos mexicanos con treinta y un centavos", eleven words: about 3 s at a speaking pace.
+        #expect((2.0...7.0).contains(after.heard), "heard \(after.heard) s")
+        print("figures: Spanish payment by the Piper voice of es_MX heard for \(after.heard) s, onset \(after.row["onset_latency_milliseconds"] ?? "?") ms (CLI, both models loaded for it)")
     }
 }
 }

@@ -235,4 +235,37 @@ import Testing
         #expect(settings.resolveVoice(nil, language: "en") == "")
         #expect(settings.resolveVoice("en_US-joe-medium", language: "en") == "en_US-joe-medium")
     }
+
+    /// A stand-in voice `name` (language `code`) in `folder`.
+    func standInVoice(_ name: String, code: String, in folder: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let model = "\(folder)/\(name).onnx"
+        FileManager.default.createFile(atPath: model, contents: Data("not a network".utf8))
+        try #"{"audio": {"sample_rate": 22050}, "language": {"code": "\#(code)"}}"#
+            .write(toFile: model + ".json", atomically: true, encoding: .utf8)
+        return model
+    }
+
+    /// Issue 31: a language the default voice does not speak takes an installed voice of that
+    /// language (its region first), found in the Piper folder's voices/ and beside the model.
+    @Test func aLanguageTheDefaultVoiceDoesNotSpeakTakesAnInstalledVoiceOfIt() throws {
+        var speech = SpeechSettings()
+        speech.engine = .piper
+        speech.piper = try settings(python: "/bin/false")
+        let voices = workspace.folder + "/voices"
+        #expect(speech.resolveVoice(nil, language: "es-MX") == "", "none installed yet: the default (espeak-ng says it)")
+        let spain = try standInVoice("es_ES-ana-medium", code: "es_ES", in: voices)
+        #expect(speech.resolveVoice(nil, language: "es-MX") == spain, "a new voice is found without a restart")
+        let mexico = try standInVoice("es_MX-claude-high", code: "es_MX", in: voices)
+        #expect(speech.resolveVoice(nil, language: "es-MX") == mexico, "the tag's region first")
+        #expect(speech.resolveVoice(nil, language: "es") == spain, "no region: the first by name")
+        #expect(speech.resolveVoice("nova", language: "es") == spain, "a push name is the language's voice too")
+        #expect(speech.resolveVoice(nil, language: "en-GB") == "", "the default speaks English")
+        let hindi = try standInVoice("hi_IN-pratham-medium", code: "hi_IN", in: workspace.folder)
+        #expect(speech.resolveVoice(nil, language: "hi") == hindi, "a voice beside the default model")
+        #expect(speech.resolveVoice("en_US-joe-medium", language: "es") == "en_US-joe-medium", "a voice asked for by name stays")
+        let synthesizer = PiperSynthesizer(settings: speech.piper, logger: logger)
+        #expect(throws: Never.self) { try synthesizer.checkSpeaks("es") }
+        #expect(throws: SpeechError.self) { try synthesizer.checkSpeaks("vi") }
+    }
 }

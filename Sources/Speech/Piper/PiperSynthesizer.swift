@@ -71,7 +71,7 @@ public final class PiperSynthesizer: Synthesizer {
     public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
         guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
         let voice = try model(named: request.voice)
-        guard voice.languageFamily == Self.family(of: request.language) else {
+        guard voice.languageFamily == PiperVoiceModel.family(of: request.language) else {
             // Mandarin and every other language the model does not speak: espeak-ng, by design.
             var espeak = request
             espeak.voice = EspeakSynthesizer.defaultVoice(language: request.language)
@@ -170,12 +170,13 @@ public final class PiperSynthesizer: Synthesizer {
         return chosen
     }
 
-    /// Throws unless the default voice speaks `language` (a voice pack in Piper's voice).
+    /// Throws unless the default voice, or an installed voice of `language`, speaks `language`
+    /// (a voice pack in Piper's voice).
     public func checkSpeaks(_ language: String) throws {
-        let voice = try model(named: "")
-        guard voice.languageFamily == Self.family(of: language) else {
+        let voice = try model(named: settings.voice(forLanguage: language))
+        guard voice.languageFamily == PiperVoiceModel.family(of: language) else {
             throw SpeechError.engineUnavailable(
-                "the Piper voice \(voice.name) speaks \(voice.languageCode), not \(language); no offline neural voice for \(language) is packaged, so its pack stays on espeak-ng (leave out --engine)")
+                "the Piper voice \(voice.name) speaks \(voice.languageCode), not \(language), and no Piper voice for \(language) is installed (scripts/install-voice.sh, or its .onnx and .onnx.json in \(settings.folder)/voices); leave out --engine to render the pack in espeak-ng")
         }
     }
 
@@ -189,8 +190,7 @@ public final class PiperSynthesizer: Synthesizer {
             }
         }
         if target.hasPrefix("/"), let model = try? PiperVoiceModel.read(modelPath: target) { return model }
-        let installed = PiperVoiceModel.installed(in: settings.folder)
-        if let model = installed.first(where: { $0.name == target }) { return model }
+        if let model = PiperVoiceModel.installedNow(in: settings.folder).first(where: { $0.name == target }) { return model }
         if let model = try? PiperVoiceModel.read(modelPath: settings.model), model.name == target { return model }
         throw SpeechError.unknownVoice(target)
     }
@@ -317,10 +317,6 @@ public final class PiperSynthesizer: Synthesizer {
     /// True when `clause` has Han characters (CJK Unified Ideographs and their extension A).
     static func isMandarin(_ clause: String) -> Bool {
         clause.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
-    }
-
-    static func family(of language: String) -> String {
-        String(language.lowercased().prefix { $0 != "-" && $0 != "_" })
     }
 
     static func converted(_ samples: [Float], from source: AudioFormat, to target: AudioFormat) -> [Float] {

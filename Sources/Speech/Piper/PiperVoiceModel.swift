@@ -59,21 +59,16 @@ public struct PiperVoiceModel: Sendable, Equatable, Codable {
     /// (a voice downloaded by hand), sorted by name.
     public static func installed(in folder: String) -> [PiperVoiceModel] {
         let files = FileManager.default
-        var candidates: [String] = []
+        var folders: [String] = []
         let lib = (folder as NSString).appendingPathComponent("lib")
         for python in (try? files.contentsOfDirectory(atPath: lib)) ?? [] where python.hasPrefix("python") {
             let packages = "\(lib)/\(python)/site-packages"
             for package in (try? files.contentsOfDirectory(atPath: packages)) ?? [] where !package.hasSuffix("-info") {
-                for sub in ["\(packages)/\(package)", "\(packages)/\(package)/data"] {
-                    candidates += ((try? files.contentsOfDirectory(atPath: sub)) ?? []).map { "\(sub)/\($0)" }
-                }
+                folders += ["\(packages)/\(package)", "\(packages)/\(package)/data"]
             }
         }
-        let voices = (folder as NSString).appendingPathComponent("voices")
-        candidates += ((try? files.contentsOfDirectory(atPath: voices)) ?? []).map { "\(voices)/\($0)" }
-        return candidates.filter { $0.hasSuffix(".onnx") && files.fileExists(atPath: $0 + ".json") }
-            .compactMap { try? read(modelPath: $0) }
-            .sorted { $0.name < $1.name }
+        folders.append((folder as NSString).appendingPathComponent("voices"))
+        return folders.flatMap(installed(inFolder:)).sorted { $0.name < $1.name }
     }
 
     private static let hashes = Mutex<[String: String]>([:])
