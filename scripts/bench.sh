@@ -3,7 +3,7 @@
 # private Mosquitto broker for the MQTT figures and a private PostgreSQL (fsync on) for the fleet
 # console's.
 # Arguments go to herald-bench (scripts/bench.sh --runs 15; --piper-only for the natural voice's
-# part; --fleet-only for the fleet console's).
+# part; --fleet-only for the fleet console's; --languages-only for the cost of a payment's words per language).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -18,6 +18,10 @@ if CommandLine.arguments.contains("--fleet-only") {
     try await fleetBench.run()
     exit(0)
 }
+if CommandLine.arguments.contains("--languages-only") {
+    try LanguageBench().run()
+    exit(0)
+}
 let bench = try await Bench.make(runs: runs)
 let sentence = "Your table is ready, please come to the counter."
 let renderer = bench.renderer

@@ -1,3 +1,4 @@
+import Synchronization
 import HeraldCore
 
 /// An amount put into words: the text for a synthesizer, and the same words as tokens for a
@@ -34,17 +35,33 @@ public enum AmountGrammars {
     /// The hand-written grammars (their forms are exactly what their tests say).
     public static let all: [any AmountGrammar] = [EnglishAmountGrammar(), ChineseAmountGrammar()]
 
-    /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...).
+    /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...), made once per
+    /// tag: making ICU's spell-out costs far more than using it (0.1 to 6 ms, Russian's rules the
+    /// most), and it is made on the way to a payment's first word.
     /// - Throws: `SpeechError.unknownLanguage` when CLDR cannot spell amounts in it.
     public static func grammar(for language: String) throws -> any AmountGrammar {
-        switch SpeechNames.baseLanguage(language) {
-        case "en": return EnglishAmountGrammar()
-        case "zh": return ChineseAmountGrammar()
-        default:
-            guard let grammar = CLDRAmountGrammar(language: language) else { throw SpeechError.unknownLanguage(language) }
+        let tag = language.lowercased()
+        if let known = made.withLock({ $0[tag] }) {
+            guard let grammar = known else { throw SpeechError.unknownLanguage(language) }
             return grammar
         }
+        let grammar = makeGrammar(for: language)
+        // Tags come from requests: a bounded number are kept, the rest made each time.
+        made.withLock { if $0.count < 64 { $0[tag] = grammar } }
+        guard let grammar else { throw SpeechError.unknownLanguage(language) }
+        return grammar
     }
+
+    /// A new grammar for `language`, nil when CLDR cannot spell amounts in it.
+    public static func makeGrammar(for language: String) -> (any AmountGrammar)? {
+        switch SpeechNames.baseLanguage(language) {
+        case "en": EnglishAmountGrammar()
+        case "zh": ChineseAmountGrammar()
+        default: CLDRAmountGrammar(language: language)
+        }
+    }
+
+    private static let made = Mutex<[String: (any AmountGrammar)?]>([:])
 
     /// The languages with a phrase table whose amounts Herald can say, for messages and status
     /// (found once: each costs a spell-out formatter).
