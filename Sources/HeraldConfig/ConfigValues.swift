@@ -163,12 +163,17 @@ struct ConfigValues {
     private mutating func readPhrases(into speech: inout SpeechSettings) {
         for (language, _) in layout.mappings["speech.phrases"] ?? [] {
             let key = "speech.phrases.\(language)"
-            guard SpeechNames.isLanguageTag(language) else {
+            let tag = language.replacingOccurrences(of: "_", with: "-")
+            guard SpeechNames.isLanguageTag(tag) else {
                 report(key, "'\(language)' is not a language tag; write it like es, pt-BR or hi")
                 continue
             }
             var written: [(PhraseKey?, name: String)] = []
             if let section = layout.mappings[key] {
+                guard !section.isEmpty else {
+                    report(key, "an empty section; name at least one of \(PhraseKey.allCases.map(\.rawValue).joined(separator: ", ")), or remove it")
+                    continue
+                }
                 written = section.map { (PhraseKey(rawValue: $0.0), "\(key).\($0.0)") }
             } else {
                 written = [(.payment, key)]
@@ -182,7 +187,9 @@ struct ConfigValues {
                 guard let template = string(name) else { continue }
                 if let problem = phrase.problem(in: template) { report(name, problem) } else { phrases[phrase] = template }
             }
-            if !phrases.isEmpty { speech.phraseOverrides[language.lowercased(), default: [:]].merge(phrases) { _, new in new } }
+            // A bare language is kept as phrase tables are named (cmn as zh); a tag with a region as written.
+            let stored = tag.contains("-") ? tag.lowercased() : SpeechNames.baseLanguage(tag)
+            if !phrases.isEmpty { speech.phraseOverrides[stored, default: [:]].merge(phrases) { _, new in new } }
         }
     }
 

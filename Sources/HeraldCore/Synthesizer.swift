@@ -42,6 +42,9 @@ public struct SynthesizedSpeech: Sendable {
 public protocol Synthesizer: Sendable {
     /// `espeak-ng`, `command` or `piper:<model hash>`: part of the cache key.
     var engineName: String { get }
+    /// The engine's name for speech in `voice` (a resolved `SpeechRequest.voice`): what the cache
+    /// key and a pack's manifest hold, so speech of a replaced voice is never replayed.
+    func engineName(voice: String) -> String
     /// What the log calls this engine's speech when nothing fell back.
     var clipSource: ClipSource { get }
     /// Starts synthesizing and returns the audio as it is produced.
@@ -53,6 +56,7 @@ public protocol Synthesizer: Sendable {
 
 extension Synthesizer {
     public var clipSource: ClipSource { .synth }
+    public func engineName(voice: String) -> String { engineName }
     public func prepare() async {}
 }
 

@@ -71,9 +71,12 @@ public struct HeraldAPI: Sendable {
                               signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
         }
         on(.post, "/v1/test") { request, context in
-            // The test sentence of the default language's phrases ("Herald is ready.", `speech.phrases.<lang>.test`).
+            // The test sentence of the default language's phrases ("Herald is ready.", `speech.phrases.<lang>.test`),
+            // in English's voice when that sentence is English's.
             let speech = self.context.configuration.speech
-            return try await submit(AnnouncementRequest(body: .text(speech.phrases(for: speech.language).test), source: .api, client: context.client),
+            let language = speech.englishPhrases(for: speech.language).contains(.test) ? "en" : nil
+            return try await submit(AnnouncementRequest(body: .text(speech.phrases(for: speech.language).test), source: .api,
+                                                        client: context.client, language: language),
                              wait: request.uri.queryParameters["wait"] == "true")
         }
         on(.get, "/v1/announcements/{id}") { _, context in

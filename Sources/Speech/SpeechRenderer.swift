@@ -62,7 +62,7 @@ public struct SpeechRenderer: Sendable {
         var lookup: (clip: Clip?, count: @Sendable () -> Void) = (nil, {})
         if let cache {
             do {
-                lookup = try await cache.lookUp(engine: synthesizer.engineName, request: request)
+                lookup = try await cache.lookUp(engine: synthesizer.engineName(voice: request.voice), request: request)
             } catch {
                 // A failing disk must not keep the sentence from being said: synthesize it instead.
                 logger.warning("the clip cache cannot be read; synthesizing", metadata: ["error": "\(error)"])
@@ -98,7 +98,7 @@ public struct SpeechRenderer: Sendable {
             }
         }
         continuation.onTermination = { _ in forwarder.cancel() }
-        let engine = synthesizer.engineName, cache = self.cache, logger = self.logger
+        let engine = synthesizer.engineName(voice: request.voice), cache = self.cache, logger = self.logger
         let expected = synthesizer.clipSource, spokenBy = speech.spokenBy
         return RenderedAudio(source: .stream(format, trimmed), clipSource: expected, spokenText: text, afterPlayback: { playedToEnd in
             countLookup()
@@ -141,9 +141,9 @@ public struct SpeechRenderer: Sendable {
     public func warm(text: String, language: String?, voice: String?) async throws -> Bool {
         guard let cache else { return false }
         let request = request(text: text, language: language, voice: voice)
-        if try await cache.clip(engine: synthesizer.engineName, request: request) != nil { return false }
+        if try await cache.clip(engine: synthesizer.engineName(voice: request.voice), request: request) != nil { return false }
         let clip = try await synthesizeWhole(request, requiring: synthesizer.clipSource)
-        try await cache.store(clip, engine: synthesizer.engineName, request: request)
+        try await cache.store(clip, engine: synthesizer.engineName(voice: request.voice), request: request)
         return true
     }
 

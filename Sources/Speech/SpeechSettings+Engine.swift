@@ -21,28 +21,33 @@ extension SpeechSettings {
     /// `language`'s phrases: Herald's table for it (English's when it has none) with what
     /// `speech.phrases` replaces, the tag's own (`pt-br`) over its base language's (`pt`).
     public func phrases(for language: String) -> PhraseTable {
-        let tag = language.lowercased(), base = SpeechNames.baseLanguage(language)
-        return PhraseTable.of(base).replacing(phraseOverrides[base] ?? [:])
-            .replacing(tag == base ? [:] : phraseOverrides[tag] ?? [:])
+        PhraseTable.of(language).replacing(overrides(for: language))
+    }
+
+    /// What `speech.phrases` gives for `language`: its base language's, and over them the tag's own.
+    func overrides(for language: String) -> [PhraseKey: String] {
+        let tag = language.lowercased().replacingOccurrences(of: "_", with: "-"), base = SpeechNames.baseLanguage(language)
+        return (phraseOverrides[base] ?? [:]).merging(tag == base ? [:] : phraseOverrides[tag] ?? [:]) { _, own in own }
     }
 
     /// The phrases `language` still takes from English's table: none when Herald has a table for
     /// it, else those `speech.phrases` does not give.
     public func englishPhrases(for language: String) -> [PhraseKey] {
         guard !PhraseTable.has(language) else { return [] }
-        let given = Set((phraseOverrides[SpeechNames.baseLanguage(language)] ?? [:]).keys)
-            .union((phraseOverrides[language.lowercased()] ?? [:]).keys)
-        return PhraseKey.allCases.filter { !given.contains($0) }
+        let given = overrides(for: language)
+        return PhraseKey.allCases.filter { given[$0] == nil }
     }
 
     /// What `config check` and `herald doctor` say when `language`'s phrases are partly or wholly
     /// English's, with what to set; nil when they are all its own.
     public func englishPhrasesNotice(for language: String) -> (notice: String, action: String)? {
         let english = englishPhrases(for: language)
-        guard let first = english.first else { return nil }
+        guard !english.isEmpty else { return nil }
+        let englishTable = PhraseTable.of("en")
+        let quoted = english.map { "\($0.rawValue) \"\(englishTable.phrase($0))\"" }.joined(separator: ", ")
         let key = "speech.phrases.\(SpeechNames.baseLanguage(language))"
-        return ("\(language) has no phrase table: its \(english.map(\.rawValue).joined(separator: ", ")) phrase\(english.count == 1 ? " is" : "s are") English's (\"\(PhraseTable.of("en").paymentReceived)\") around amounts said in \(language)",
-                "set \(key).\(first.rawValue) (and the others: \(PhraseKey.allCases.map(\.rawValue).joined(separator: ", "))) in the config file, like \(key).payment: \"... {amount}\"")
+        return ("\(language) has no phrase table: these are said in English (amounts in \(language)): \(quoted)",
+                "set \(english.map { "\(key).\($0.rawValue)" }.joined(separator: ", ")) in the config file (a section under \(key))")
     }
 
     /// The payment sentence for `language`.

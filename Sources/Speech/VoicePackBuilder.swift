@@ -40,7 +40,7 @@ public struct VoicePackBuilder: Sendable {
         }
         let manifest = VoicePack.Manifest(language: grammar.language, sampleRate: sampleRate,
                                           gapMs: grammar.language == "zh" ? 20 : 40, clips: clips,
-                                          engine: renderer.synthesizer.engineName)
+                                          engine: renderer.synthesizer.engineName(voice: renderer.request(text: "", language: grammar.language, voice: nil).voice))
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -19,7 +19,7 @@ if CommandLine.arguments.contains("--fleet-only") {
     exit(0)
 }
 if CommandLine.arguments.contains("--languages-only") {
-    try LanguageBench().run()
+    try LanguageBench(rounds: max(runs, 11)).run()
     exit(0)
 }
 let bench = try await Bench.make(runs: runs)

@@ -38,7 +38,8 @@ extension Herald {
                 let grammar: any AmountGrammar
                 do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
                 if let piper = synthesizer as? PiperSynthesizer {
-                    do { try piper.checkSpeaks(grammar.language) } catch { throw fail(error) }
+                    let voice = context.configuration.speech.resolveVoice(nil, language: grammar.language)
+                    do { try piper.checkSpeaks(grammar.language, voice: voice) } catch { throw fail(error) }
                 }
                 let directory = output ?? (context.configuration.speech.packsDirectory as NSString)
                     .appendingPathComponent(SpeechNames.baseLanguage(grammar.language))

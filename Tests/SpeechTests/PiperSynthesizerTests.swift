@@ -265,7 +265,9 @@ import Testing
         #expect(speech.resolveVoice(nil, language: "hi") == hindi, "a voice beside the default model")
         #expect(speech.resolveVoice("en_US-joe-medium", language: "es") == "en_US-joe-medium", "a voice asked for by name stays")
         let synthesizer = PiperSynthesizer(settings: speech.piper, logger: logger)
-        #expect(throws: Never.self) { try synthesizer.checkSpeaks("es") }
-        #expect(throws: SpeechError.self) { try synthesizer.checkSpeaks("vi") }
+        #expect(throws: Never.self) { try synthesizer.checkSpeaks("es", voice: speech.resolveVoice(nil, language: "es")) }
+        #expect(throws: SpeechError.self) { try synthesizer.checkSpeaks("vi", voice: speech.resolveVoice(nil, language: "vi")) }
+        #expect(synthesizer.engineName(voice: spain) == "piper:" + PiperVoiceModel.hash(of: spain), "a language's voice is cached under its own model")
+        #expect(synthesizer.engineName(voice: "") == synthesizer.engineName)
     }
 }

@@ -97,7 +97,14 @@ extension Doctor {
                                  action: "run scripts/install-voice.sh again, or check speech.piper.python (\(settings.python))")
         }
         let elapsed = (ContinuousClock.now - started).inMilliseconds
-        return DoctorFinding("speech", .ok, "Piper, voice \(voice.name) (\(voice.languageCode), \(voice.sampleRate) Hz): loaded and spoke in \(elapsed) ms; espeak-ng says other languages")
+        return DoctorFinding("speech", .ok, "Piper, voice \(voice.name) (\(voice.languageCode), \(voice.sampleRate) Hz): loaded and spoke in \(elapsed) ms; \(otherLanguages(settings))")
+    }
+
+    /// The languages installed Piper voices say besides the default's, and who says the rest.
+    func otherLanguages(_ settings: PiperSettings) -> String {
+        let defaultFamily = PiperVoiceModel.listed(settings.model)?.languageFamily
+        let others = Set(PiperVoiceModel.installedNow(in: settings.folder).map(\.languageFamily)).subtracting([defaultFamily ?? ""]).sorted()
+        return others.isEmpty ? "espeak-ng says other languages" : "installed voices also say \(others.joined(separator: ", ")); espeak-ng says other languages"
     }
 
     /// A pack that lacks a word, or whose clip file is gone, makes payments synthesized instead:

@@ -64,11 +64,26 @@ public enum Warmup {
                 context.logger.warning("espeak-ng not ready at start: \(error)")
             }
         }
+        // The amount grammar of the default language: ICU's spell-out takes up to a few ms to make.
+        _ = try? AmountGrammars.grammar(for: configuration.speech.language)
         if configuration.speech.engine == .piper {
             // The model takes about a second to load; the process stays resident from now on.
-            await configuration.speech.makeSynthesizer(logger: context.logger).prepare()
+            let synthesizer = configuration.speech.makeSynthesizer(logger: context.logger)
+            await synthesizer.prepare()
             if let voice = try? PiperVoiceModel.read(modelPath: configuration.speech.piper.resolved().model) {
                 speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
+            }
+            // speech.language's own Piper voice, when the default does not speak it: loaded by
+            // saying one word, so the first announcement does not wait for its model.
+            let ownVoice = configuration.speech.piper.voice(forLanguage: configuration.speech.language)
+            if !ownVoice.isEmpty {
+                do {
+                    let speech = try await synthesizer.synthesize(SpeechRequest(text: "OK.", language: configuration.speech.language, voice: ownVoice,
+                                                                                rate: configuration.speech.rate, pitch: configuration.speech.pitch))
+                    for try await _ in speech.chunks {}
+                } catch {
+                    context.logger.warning("the Piper voice of \(configuration.speech.language) not loaded at start: \(error)")
+                }
             }
         }
         let duration = ContinuousClock.now - started

@@ -36,19 +36,18 @@ public enum AmountGrammars {
     public static let all: [any AmountGrammar] = [EnglishAmountGrammar(), ChineseAmountGrammar()]
 
     /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...), made once per
-    /// tag: making ICU's spell-out costs far more than using it (0.1 to 6 ms, Russian's rules the
-    /// most), and it is made on the way to a payment's first word.
+    /// tag: making ICU's spell-out costs far more than using it (0.2 to 5 ms in a debug build,
+    /// Russian's rules the most), and it is made on the way to a payment's first word.
     /// - Throws: `SpeechError.unknownLanguage` when CLDR cannot spell amounts in it.
     public static func grammar(for language: String) throws -> any AmountGrammar {
-        let tag = language.lowercased()
-        if let known = made.withLock({ $0[tag] }) {
-            guard let grammar = known else { throw SpeechError.unknownLanguage(language) }
-            return grammar
-        }
-        let grammar = makeGrammar(for: language)
-        // Tags come from requests: a bounded number are kept, the rest made each time.
-        made.withLock { if $0.count < 64 { $0[tag] = grammar } }
-        guard let grammar else { throw SpeechError.unknownLanguage(language) }
+        let base = SpeechNames.baseLanguage(language)
+        // English and Mandarin are the same grammar for every tag.
+        let key = base == "en" || base == "zh" ? base : language.lowercased()
+        if let known = made.withLock({ $0[key] }) { return known }
+        guard let grammar = makeGrammar(for: language) else { throw SpeechError.unknownLanguage(language) }
+        // Tags come from requests: a bounded number of those that work are kept (one that does
+        // not is refused, and never takes a place), the rest made each time.
+        made.withLock { if $0.count < 64 { $0[key] = grammar } }
         return grammar
     }
 
@@ -61,7 +60,7 @@ public enum AmountGrammars {
         }
     }
 
-    private static let made = Mutex<[String: (any AmountGrammar)?]>([:])
+    private static let made = Mutex<[String: any AmountGrammar]>([:])
 
     /// The languages with a phrase table whose amounts Herald can say, for messages and status
     /// (found once: each costs a spell-out formatter).

@@ -23,6 +23,16 @@ extension PhraseTable {
         return table
     }
 
+    /// The template of `phrase`.
+    public func phrase(_ phrase: PhraseKey) -> String {
+        switch phrase {
+        case .payment: paymentReceived
+        case .summary: paymentsSummary
+        case .quiet: whileItWasQuiet
+        case .test: test
+        }
+    }
+
     static var english: PhraseTable {
         guard let table = builtIn["en"] else { preconditionFailure("the English phrase table is missing") }
         return table

@@ -22,10 +22,9 @@ extension PiperSettings {
         // From the cached listings only: this runs for every request Piper says.
         let installed = PiperVoiceModel.installedNow(in: folder)
         let model = self.model.isEmpty ? installed.first?.modelPath ?? "" : self.model
-        let besideModel = PiperVoiceModel.installedNow(inFolder: (model as NSString).deletingLastPathComponent)
         let family = PiperVoiceModel.family(of: language)
-        guard let defaultVoice = (besideModel + installed).first(where: { ($0.modelPath as NSString).standardizingPath == (model as NSString).standardizingPath }),
-              defaultVoice.languageFamily != family else { return "" }
+        guard let defaultVoice = PiperVoiceModel.listed(model), defaultVoice.languageFamily != family else { return "" }
+        let besideModel = PiperVoiceModel.installedNow(inFolder: (model as NSString).deletingLastPathComponent)
         let candidates = (installed + besideModel).filter { $0.languageFamily == family }
         let region = language.replacingOccurrences(of: "-", with: "_").lowercased()
         return (candidates.first { $0.languageCode.lowercased() == region } ?? candidates.first)?.modelPath ?? ""
@@ -33,10 +32,8 @@ extension PiperSettings {
 }
 
 extension PiperVoiceModel {
-    /// `es` for `es-MX`, `es_MX` or `ES`.
-    public static func family(of language: String) -> String {
-        String(language.lowercased().prefix { $0 != "-" && $0 != "_" })
-    }
+    /// `es` for `es-MX`, `es_MX` or `ES`; `zh` for `cmn`.
+    public static func family(of language: String) -> String { SpeechNames.baseLanguage(language) }
 
     /// The voices in one folder (a `.onnx` with its `.onnx.json`), sorted by name.
     static func installed(inFolder folder: String) -> [PiperVoiceModel] {
@@ -47,13 +44,29 @@ extension PiperVoiceModel {
             .compactMap { try? read(modelPath: $0) }
     }
 
-    private struct Listing { var stamp: [Double]; var voices: [PiperVoiceModel] }
+    /// The voice of the model at `path` from its folder's cached listing; nil when it is not there
+    /// (not a voice, or unreadable: the caller reads the file for the error).
+    public static func listed(_ path: String) -> PiperVoiceModel? {
+        guard !path.isEmpty else { return nil }
+        let wanted = (path as NSString).standardizingPath
+        return installedNow(inFolder: (path as NSString).deletingLastPathComponent)
+            .first { ($0.modelPath as NSString).standardizingPath == wanted }
+    }
+
+    private struct Listing {
+        /// The watched folders' modification times (seconds since 1970; -1: no such folder).
+        var stamp: [Double]
+        var listedAt: ContinuousClock.Instant
+        /// The wall clock's time of the listing, as the file times are.
+        var listedAtTime: Double
+        var voices: [PiperVoiceModel]
+    }
     private static let listings = Mutex<[String: Listing]>([:])
 
     /// `installed(in:)` (or, with `inFolder`, one folder's voices) as the folders are now, read
-    /// again only when a folder that holds voices changed: asked on every request in a language
-    /// the default voice does not speak, it must not read every voice's JSON each time.
-    static func installedNow(in folder: String) -> [PiperVoiceModel] {
+    /// again when a folder that holds voices changed: this runs for every request Piper says, and
+    /// must not read every voice's JSON each time.
+    public static func installedNow(in folder: String) -> [PiperVoiceModel] {
         cached("piper:" + folder, watching: watchedFolders(of: folder)) { installed(in: folder) }
     }
 
@@ -61,13 +74,22 @@ extension PiperVoiceModel {
         cached("folder:" + folder, watching: [folder]) { installed(inFolder: folder) }
     }
 
+    /// A listing is trusted while its folders' modification times are what they were, unless it
+    /// was made within 2 s of a change (a voice's second file can land in the same clock tick as
+    /// the first, after the listing, leaving the time as it was) or is a minute old (files inside
+    /// a package's folder change no watched folder's time).
     private static func cached(_ key: String, watching folders: [String], list: () -> [PiperVoiceModel]) -> [PiperVoiceModel] {
+        let now = ContinuousClock.now, nowTime = Date().timeIntervalSince1970
         let stamp = folders.map { path -> Double in
-            ((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+            let target = (path as NSString).resolvingSymlinksInPath
+            return ((try? FileManager.default.attributesOfItem(atPath: target))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
         }
-        if let listing = listings.withLock({ $0[key] }), listing.stamp == stamp { return listing.voices }
+        if let listing = listings.withLock({ $0[key] }), listing.stamp == stamp, now - listing.listedAt < .seconds(60),
+           listing.listedAtTime - (stamp.max() ?? -1) > 2 {
+            return listing.voices
+        }
         let voices = list()
-        listings.withLock { $0[key] = Listing(stamp: stamp, voices: voices) }
+        listings.withLock { $0[key] = Listing(stamp: stamp, listedAt: now, listedAtTime: nowTime, voices: voices) }
         return voices
     }
 

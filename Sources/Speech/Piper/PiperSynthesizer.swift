@@ -48,6 +48,13 @@ public final class PiperSynthesizer: Synthesizer {
     /// `piper:` and the default model's hash: clips of a replaced model are never replayed.
     public var engineName: String { "piper:" + PiperVoiceModel.hash(of: settings.model) }
 
+    /// `piper:` and the hash of the model `voice` names (a language's own voice, a named voice);
+    /// the default model's when it names none Herald can find.
+    public func engineName(voice: String) -> String {
+        guard !voice.isEmpty, let model = try? model(named: voice) else { return engineName }
+        return "piper:" + PiperVoiceModel.hash(of: model.modelPath)
+    }
+
     /// The pid of the resident process, when it runs.
     public var residentPID: Int32? {
         state.withLock { if case .running(let process) = $0.resident, process.pid > 0 { process.pid } else { nil } }
@@ -170,13 +177,16 @@ public final class PiperSynthesizer: Synthesizer {
         return chosen
     }
 
-    /// Throws unless the default voice, or an installed voice of `language`, speaks `language`
-    /// (a voice pack in Piper's voice).
-    public func checkSpeaks(_ language: String) throws {
-        let voice = try model(named: settings.voice(forLanguage: language))
+    /// Throws unless `voice` (a resolved request voice: "" the default, or the language's own)
+    /// speaks `language` (a voice pack in Piper's voice).
+    public func checkSpeaks(_ language: String, voice name: String) throws {
+        let voice = try model(named: name)
         guard voice.languageFamily == PiperVoiceModel.family(of: language) else {
+            let why = settings.voice(forLanguage: language).isEmpty
+                ? "no Piper voice for \(language) is installed (scripts/install-voice.sh, or its .onnx and .onnx.json in \(settings.folder)/voices)"
+                : "speech.voice names it for every language (leave it empty and the installed voice of \(language) is used)"
             throw SpeechError.engineUnavailable(
-                "the Piper voice \(voice.name) speaks \(voice.languageCode), not \(language), and no Piper voice for \(language) is installed (scripts/install-voice.sh, or its .onnx and .onnx.json in \(settings.folder)/voices); leave out --engine to render the pack in espeak-ng")
+                "the Piper voice \(voice.name) speaks \(voice.languageCode), not \(language): \(why); or leave out --engine to render the pack in espeak-ng")
         }
     }
 
@@ -184,12 +194,14 @@ public final class PiperSynthesizer: Synthesizer {
     /// installed voice's name.
     /// - Throws: `SpeechError.unknownVoice` when no such voice is installed.
     func model(named target: String) throws -> PiperVoiceModel {
+        // Asked for every request: the cached listings first, the files only when they miss.
         if target.isEmpty || target == settings.model {
+            if let model = PiperVoiceModel.listed(settings.model) { return model }
             do { return try PiperVoiceModel.read(modelPath: settings.model) } catch {
                 throw SpeechError.engineUnavailable("\(error)")
             }
         }
-        if target.hasPrefix("/"), let model = try? PiperVoiceModel.read(modelPath: target) { return model }
+        if target.hasPrefix("/"), let model = PiperVoiceModel.listed(target) ?? (try? PiperVoiceModel.read(modelPath: target)) { return model }
         if let model = PiperVoiceModel.installedNow(in: settings.folder).first(where: { $0.name == target }) { return model }
         if let model = try? PiperVoiceModel.read(modelPath: settings.model), model.name == target { return model }
         throw SpeechError.unknownVoice(target)
