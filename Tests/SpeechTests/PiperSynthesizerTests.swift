@@ -264,7 +264,13 @@ import Testing
         let hindi = try standInVoice("hi_IN-pratham-medium", code: "hi_IN", in: workspace.folder)
         #expect(speech.resolveVoice(nil, language: "hi") == hindi, "a voice beside the default model")
         #expect(speech.resolveVoice("en_US-joe-medium", language: "es") == "en_US-joe-medium", "a voice asked for by name stays")
+        // Two voices may be links to one network: each is still its own voice.
+        let brazil = voices + "/pt_BR-linked-medium.onnx"
+        try FileManager.default.createSymbolicLink(atPath: brazil, withDestinationPath: spain)
+        try #"{"audio": {"sample_rate": 22050}, "language": {"code": "pt_BR"}}"#.write(toFile: brazil + ".json", atomically: true, encoding: .utf8)
+        #expect(speech.resolveVoice(nil, language: "pt-BR") == brazil)
         let synthesizer = PiperSynthesizer(settings: speech.piper, logger: logger)
+        #expect(try synthesizer.model(named: brazil).languageCode == "pt_BR", "the link, not the file it points to")
         #expect(throws: Never.self) { try synthesizer.checkSpeaks("es", voice: speech.resolveVoice(nil, language: "es")) }
         #expect(throws: SpeechError.self) { try synthesizer.checkSpeaks("vi", voice: speech.resolveVoice(nil, language: "vi")) }
         #expect(synthesizer.engineName(voice: spain) == "piper:" + PiperVoiceModel.hash(of: spain), "a language's voice is cached under its own model")

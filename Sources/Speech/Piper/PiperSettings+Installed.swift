@@ -48,9 +48,16 @@ extension PiperVoiceModel {
     /// (not a voice, or unreadable: the caller reads the file for the error).
     public static func listed(_ path: String) -> PiperVoiceModel? {
         guard !path.isEmpty else { return nil }
-        let wanted = (path as NSString).standardizingPath
+        // Not NSString.standardizingPath: Foundation on Linux resolves symbolic links with it, and
+        // two voices may be links to one file (a model shared by two configs).
+        let wanted = Self.withoutDotSegments(path)
         return installedNow(inFolder: (path as NSString).deletingLastPathComponent)
-            .first { ($0.modelPath as NSString).standardizingPath == wanted }
+            .first { Self.withoutDotSegments($0.modelPath) == wanted }
+    }
+
+    /// `path` without `.`, `..` and doubled slashes, links left as they are.
+    static func withoutDotSegments(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardized.path
     }
 
     private struct Listing {
