@@ -191,6 +191,7 @@ let package = Package(
             name: "HeraldServerTests",
             dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", "HeraldTesting",
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
             name: "IntegrationTests",

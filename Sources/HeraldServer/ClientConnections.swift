@@ -4,15 +4,28 @@ import NIOHTTPTypes
 import Synchronization
 
 /// The connections open per client address, so one process cannot hold them all
-/// (`api.max_connections_per_client`): at the cap, the address's oldest idle connection (no
+/// (`api.max_connections_per_client`): at the cap, the address's connection idle for longest (no
 /// request under way) is closed to let the new one in; when all of them are busy, the new one is
 /// closed at once. Shared by every connection's `ClientConnectionCap`.
 final class ClientConnections: Sendable {
     private struct Entry {
         let channel: any Channel
         var busy: Bool
+        /// When it was admitted or last went idle, as a sequence number: the smallest idle one is
+        /// closed first. (A dictionary's order is no age: taking its first idle entry closed the
+        /// newest one after some churn, a request already on its way.)
+        var idleSince: UInt64
     }
-    private let open = Mutex<[String: [ObjectIdentifier: Entry]]>([:])
+    private struct Open {
+        var entries: [String: [ObjectIdentifier: Entry]] = [:]
+        var sequence: UInt64 = 0
+
+        mutating func next() -> UInt64 {
+            sequence += 1
+            return sequence
+        }
+    }
+    private let open = Mutex(Open())
     private let cap: @Sendable () -> Int
 
     /// `cap`: the limit in force now (a reload applies to new connections).
@@ -22,15 +35,15 @@ final class ClientConnections: Sendable {
     func admit(_ channel: any Channel, address: String) -> Bool {
         let limit = cap()
         let evicted: (any Channel)? = open.withLock { open in
-            var entries = open[address] ?? [:]
+            var entries = open.entries[address] ?? [:]
             var evicted: (any Channel)?
             if entries.count >= limit {
-                guard let idle = entries.first(where: { !$0.value.busy }) else { return nil }
+                guard let idle = entries.filter({ !$0.value.busy }).min(by: { $0.value.idleSince < $1.value.idleSince }) else { return nil }
                 entries[idle.key] = nil
                 evicted = idle.value.channel
             }
-            entries[ObjectIdentifier(channel)] = Entry(channel: channel, busy: false)
-            open[address] = entries
+            entries[ObjectIdentifier(channel)] = Entry(channel: channel, busy: false, idleSince: open.next())
+            open.entries[address] = entries
             return evicted ?? channel
         }
         guard let evicted else { return false }
@@ -39,18 +52,24 @@ final class ClientConnections: Sendable {
     }
 
     func setBusy(_ busy: Bool, _ channel: any Channel, address: String) {
-        open.withLock { $0[address]?[ObjectIdentifier(channel)]?.busy = busy }
+        open.withLock { open in
+            let id = ObjectIdentifier(channel)
+            guard var entry = open.entries[address]?[id] else { return }
+            entry.busy = busy
+            if !busy { entry.idleSince = open.next() }
+            open.entries[address]?[id] = entry
+        }
     }
 
     func remove(_ channel: any Channel, address: String) {
         open.withLock { open in
-            open[address]?[ObjectIdentifier(channel)] = nil
-            if open[address]?.isEmpty == true { open[address] = nil }
+            open.entries[address]?[ObjectIdentifier(channel)] = nil
+            if open.entries[address]?.isEmpty == true { open.entries[address] = nil }
         }
     }
 
     /// How many connections `address` holds now (for tests).
-    func count(_ address: String) -> Int { open.withLock { $0[address]?.count ?? 0 } }
+    func count(_ address: String) -> Int { open.withLock { $0.entries[address]?.count ?? 0 } }
 
     /// The client a limit counts `address` as: all of loopback is one (a process may pick any
     /// 127.x.y.z as its source, so counting them apart would let it dodge every limit), and an

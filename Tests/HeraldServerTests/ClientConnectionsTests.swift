@@ -1,0 +1,46 @@
+@testable import HeraldServer
+import NIOCore
+import NIOEmbedded
+import Testing
+
+/// The per-client cap's choice of what to close, with channels that stand for connections.
+struct ClientConnectionsTests {
+    func connected() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7370)).wait()
+        return channel
+    }
+
+    @Test func atTheCapTheConnectionIdleForLongestIsClosedNeverTheNewest() throws {
+        let connections = ClientConnections(cap: { 64 })
+        var admitted: [EmbeddedChannel] = []
+        // Far past the cap, as a client holding hundreds of idle connections does: the newest
+        // (whose request may already be on its way) must always stay.
+        for _ in 0..<200 {
+            let channel = try connected()
+            #expect(connections.admit(channel, address: "loopback"))
+            admitted.append(channel)
+            #expect(channel.isActive, "the connection just admitted was closed")
+        }
+        #expect(connections.count("loopback") == 64)
+        #expect(admitted.prefix(136).allSatisfy { !$0.isActive }, "the 136 oldest were closed")
+        #expect(admitted.suffix(64).allSatisfy { $0.isActive }, "the 64 newest are open")
+    }
+
+    @Test func aConnectionThatJustFinishedARequestIsKeptOverOneIdleLonger() throws {
+        let connections = ClientConnections(cap: { 3 })
+        let (a, b, c) = (try connected(), try connected(), try connected())
+        for channel in [a, b, c] { #expect(connections.admit(channel, address: "x")) }
+        connections.setBusy(true, b, address: "x")
+        connections.setBusy(true, a, address: "x")
+        connections.setBusy(false, a, address: "x")
+        let d = try connected()
+        #expect(connections.admit(d, address: "x"))
+        #expect(a.isActive && b.isActive && !c.isActive && d.isActive, "c had been idle longest; b is busy")
+        // All busy: the newcomer is refused and nothing else is closed.
+        for channel in [a, d] { connections.setBusy(true, channel, address: "x") }
+        let e = try connected()
+        #expect(!connections.admit(e, address: "x"))
+        #expect(a.isActive && b.isActive && d.isActive)
+    }
+}
