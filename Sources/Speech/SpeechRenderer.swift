@@ -58,11 +58,13 @@ public struct SpeechRenderer: Sendable {
     /// Speech for `text`: from the cache when it was said before, else synthesized as it plays.
     public func render(text: String, language: String?, voice: String?) async throws -> RenderedAudio {
         let request = request(text: text, language: language, voice: voice)
+        // Worked out once: the lookup and the store after the playback use the same key.
+        let engine = synthesizer.engineName(voice: request.voice)
         // Counted after the playback: not a synced write between the request and the first word.
         var lookup: (clip: Clip?, count: @Sendable () -> Void) = (nil, {})
         if let cache {
             do {
-                lookup = try await cache.lookUp(engine: synthesizer.engineName(voice: request.voice), request: request)
+                lookup = try await cache.lookUp(engine: engine, request: request)
             } catch {
                 // A failing disk must not keep the sentence from being said: synthesize it instead.
                 logger.warning("the clip cache cannot be read; synthesizing", metadata: ["error": "\(error)"])
@@ -98,7 +100,7 @@ public struct SpeechRenderer: Sendable {
             }
         }
         continuation.onTermination = { _ in forwarder.cancel() }
-        let engine = synthesizer.engineName(voice: request.voice), cache = self.cache, logger = self.logger
+        let cache = self.cache, logger = self.logger
         let expected = synthesizer.clipSource, spokenBy = speech.spokenBy
         return RenderedAudio(source: .stream(format, trimmed), clipSource: expected, spokenText: text, afterPlayback: { playedToEnd in
             countLookup()
@@ -141,9 +143,10 @@ public struct SpeechRenderer: Sendable {
     public func warm(text: String, language: String?, voice: String?) async throws -> Bool {
         guard let cache else { return false }
         let request = request(text: text, language: language, voice: voice)
-        if try await cache.clip(engine: synthesizer.engineName(voice: request.voice), request: request) != nil { return false }
+        let engine = synthesizer.engineName(voice: request.voice)
+        if try await cache.clip(engine: engine, request: request) != nil { return false }
         let clip = try await synthesizeWhole(request, requiring: synthesizer.clipSource)
-        try await cache.store(clip, engine: synthesizer.engineName(voice: request.voice), request: request)
+        try await cache.store(clip, engine: engine, request: request)
         return true
     }
 

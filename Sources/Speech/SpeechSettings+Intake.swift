@@ -22,8 +22,9 @@ extension SpeechSettings {
     ///   - field: the request field to name in the error.
     /// - Throws: `SpeechFieldError` saying which languages to use instead.
     public func checkLanguage(_ language: String, forPayment: Bool, field: String = "lang") async throws(SpeechFieldError) {
-        let grammarLanguages = AmountGrammars.covered.joined(separator: ", ") + " (or another language CLDR spells numbers in)"
+        // Only in the errors: the list makes every built-in language's grammar the first time.
         guard SpeechNames.isLanguageTag(language) else {
+            let grammarLanguages = AmountGrammars.covered.joined(separator: ", ") + " (or another language CLDR spells numbers in)"
             throw SpeechFieldError(field: field, message: "\(SpeechNames.quoted(language)) is not a language tag (letters, digits and -, at most 35 characters); use \(forPayment ? grammarLanguages : await suggestedLanguages()), or omit it")
         }
         if forPayment {

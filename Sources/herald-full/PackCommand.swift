@@ -38,7 +38,8 @@ extension Herald {
                 let grammar: any AmountGrammar
                 do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
                 if let piper = synthesizer as? PiperSynthesizer {
-                    let voice = context.configuration.speech.resolveVoice(nil, language: grammar.language)
+                    // The voice the pack's words are rendered in (as its manifest names it).
+                    let voice = renderer.request(text: "", language: grammar.language, voice: nil).voice
                     do { try piper.checkSpeaks(grammar.language, voice: voice) } catch { throw fail(error) }
                 }
                 let directory = output ?? (context.configuration.speech.packsDirectory as NSString)

@@ -97,13 +97,12 @@ extension Doctor {
                                  action: "run scripts/install-voice.sh again, or check speech.piper.python (\(settings.python))")
         }
         let elapsed = (ContinuousClock.now - started).inMilliseconds
-        return DoctorFinding("speech", .ok, "Piper, voice \(voice.name) (\(voice.languageCode), \(voice.sampleRate) Hz): loaded and spoke in \(elapsed) ms; \(otherLanguages(settings))")
+        return DoctorFinding("speech", .ok, "Piper, voice \(voice.name) (\(voice.languageCode), \(voice.sampleRate) Hz): loaded and spoke in \(elapsed) ms; \(otherLanguages(settings, besides: voice))")
     }
 
     /// The languages installed Piper voices say besides the default's, and who says the rest.
-    func otherLanguages(_ settings: PiperSettings) -> String {
-        let defaultFamily = PiperVoiceModel.listed(settings.model)?.languageFamily
-        let others = Set(PiperVoiceModel.installedNow(in: settings.folder).map(\.languageFamily)).subtracting([defaultFamily ?? ""]).sorted()
+    func otherLanguages(_ settings: PiperSettings, besides defaultVoice: PiperVoiceModel) -> String {
+        let others = Set(settings.installedVoices.map(\.languageFamily)).subtracting([defaultVoice.languageFamily]).sorted()
         return others.isEmpty ? "espeak-ng says other languages" : "installed voices also say \(others.joined(separator: ", ")); espeak-ng says other languages"
     }
 

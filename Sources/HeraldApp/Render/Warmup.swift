@@ -68,21 +68,27 @@ public enum Warmup {
         _ = try? AmountGrammars.grammar(for: configuration.speech.language)
         if configuration.speech.engine == .piper {
             // The model takes about a second to load; the process stays resident from now on.
-            let synthesizer = configuration.speech.makeSynthesizer(logger: context.logger)
+            let speech = configuration.speech
+            let synthesizer = speech.makeSynthesizer(logger: context.logger)
             await synthesizer.prepare()
-            if let voice = try? PiperVoiceModel.read(modelPath: configuration.speech.piper.resolved().model) {
+            // The model's hash is part of every clip's cache key: read the file now, not at the first word.
+            _ = synthesizer.engineName
+            if let voice = try? PiperVoiceModel.read(modelPath: speech.piper.resolved().model) {
                 speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
             }
-            // speech.language's own Piper voice, when the default does not speak it: loaded by
-            // saying one word, so the first announcement does not wait for its model.
-            let ownVoice = configuration.speech.piper.voice(forLanguage: configuration.speech.language)
-            if !ownVoice.isEmpty {
+            // The voice speech.language's requests take, when it is not the default model (its
+            // own Piper voice, or speech.voice): loaded by saying one word, hashed, and its format
+            // the warm stream's.
+            let ownVoice = speech.resolveVoice(nil, language: speech.language)
+            if !ownVoice.isEmpty, let voice = (synthesizer as? PiperSynthesizer).flatMap({ try? $0.model(named: ownVoice) }) {
+                _ = synthesizer.engineName(voice: ownVoice)
                 do {
-                    let speech = try await synthesizer.synthesize(SpeechRequest(text: "OK.", language: configuration.speech.language, voice: ownVoice,
-                                                                                rate: configuration.speech.rate, pitch: configuration.speech.pitch))
-                    for try await _ in speech.chunks {}
+                    let said = try await synthesizer.synthesize(SpeechRequest(text: "OK.", language: speech.language, voice: ownVoice,
+                                                                              rate: speech.rate, pitch: speech.pitch))
+                    for try await _ in said.chunks {}
+                    speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
                 } catch {
-                    context.logger.warning("the Piper voice of \(configuration.speech.language) not loaded at start: \(error)")
+                    context.logger.warning("the Piper voice \(voice.name) of \(speech.language) not loaded at start: \(error)")
                 }
             }
         }

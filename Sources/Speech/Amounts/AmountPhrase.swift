@@ -36,8 +36,8 @@ public enum AmountGrammars {
     public static let all: [any AmountGrammar] = [EnglishAmountGrammar(), ChineseAmountGrammar()]
 
     /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...), made once per
-    /// tag: making ICU's spell-out costs far more than using it (0.2 to 5 ms in a debug build,
-    /// Russian's rules the most), and it is made on the way to a payment's first word.
+    /// tag: making ICU's spell-out costs far more than using it (0.1 to 5.5 ms in a release build,
+    /// Russian's rules the most: docs/performance.md), and it is made on the way to a payment's first word.
     /// - Throws: `SpeechError.unknownLanguage` when CLDR cannot spell amounts in it.
     public static func grammar(for language: String) throws -> any AmountGrammar {
         let base = SpeechNames.baseLanguage(language)

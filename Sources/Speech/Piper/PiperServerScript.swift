@@ -10,7 +10,7 @@
 enum PiperServerScript {
     static let source = #"""
 # herald-piper: Herald's resident Piper process (PiperServerScript.swift)
-import json, struct, sys
+import json, os, struct, sys
 import onnxruntime
 from piper import PiperConfig, PiperVoice, SynthesisConfig
 
@@ -23,15 +23,18 @@ def frame(kind, payload=b""):
     out.flush()
 
 def voice(path):
-    if path not in voices:
+    # Loaded again when the file (a link's target) was replaced, as Herald's cache key changes then.
+    info = os.stat(path)
+    stamp = (info.st_mtime_ns, info.st_size)
+    if voices.get(path, (None, None))[0] != stamp:
         with open(path + ".json", encoding="utf-8") as config_file:
             config = PiperConfig.from_dict(json.load(config_file))
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         session = onnxruntime.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
-        voices[path] = PiperVoice(config=config, session=session)
-    return voices[path]
+        voices[path] = (stamp, PiperVoice(config=config, session=session))
+    return voices[path][1]
 
 frame(b"R", json.dumps({"sample_rate": voice(default_model).config.sample_rate}).encode())
 for line in sys.stdin:

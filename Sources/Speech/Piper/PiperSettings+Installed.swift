@@ -20,14 +20,22 @@ extension PiperSettings {
     /// `voices/`) and beside the default model.
     public func voice(forLanguage language: String) -> String {
         // From the cached listings only: this runs for every request Piper says.
-        let installed = PiperVoiceModel.installedNow(in: folder)
-        let model = self.model.isEmpty ? installed.first?.modelPath ?? "" : self.model
         let family = PiperVoiceModel.family(of: language)
+        let (model, voices) = modelAndVoices()
         guard let defaultVoice = PiperVoiceModel.listed(model), defaultVoice.languageFamily != family else { return "" }
-        let besideModel = PiperVoiceModel.installedNow(inFolder: (model as NSString).deletingLastPathComponent)
-        let candidates = (installed + besideModel).filter { $0.languageFamily == family }
+        let candidates = voices.filter { $0.languageFamily == family }
         let region = language.replacingOccurrences(of: "-", with: "_").lowercased()
         return (candidates.first { $0.languageCode.lowercased() == region } ?? candidates.first)?.modelPath ?? ""
+    }
+
+    /// The voices Herald can choose from: the piper folder's, then those beside the default model.
+    public var installedVoices: [PiperVoiceModel] { modelAndVoices().voices }
+
+    /// The default model's path (the first installed voice when none is set) and the voices.
+    private func modelAndVoices() -> (model: String, voices: [PiperVoiceModel]) {
+        let installed = PiperVoiceModel.installedNow(in: folder)
+        let model = self.model.isEmpty ? installed.first?.modelPath ?? "" : self.model
+        return (model, installed + PiperVoiceModel.installedNow(inFolder: (model as NSString).deletingLastPathComponent))
     }
 }
 
@@ -46,7 +54,7 @@ extension PiperVoiceModel {
 
     /// The voice of the model at `path` from its folder's cached listing; nil when it is not there
     /// (not a voice, or unreadable: the caller reads the file for the error).
-    public static func listed(_ path: String) -> PiperVoiceModel? {
+    static func listed(_ path: String) -> PiperVoiceModel? {
         guard !path.isEmpty else { return nil }
         // Not NSString.standardizingPath: Foundation on Linux resolves symbolic links with it, and
         // two voices may be links to one file (a model shared by two configs).
@@ -57,15 +65,18 @@ extension PiperVoiceModel {
 
     /// `path` without `.`, `..` and doubled slashes, links left as they are.
     static func withoutDotSegments(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardized.path
+        URL(fileURLWithPath: path, isDirectory: false).standardized.path
     }
 
     private struct Listing {
         /// The watched folders' modification times (seconds since 1970; -1: no such folder).
         var stamp: [Double]
+        /// When this stamp was first seen.
+        var stampSeenAt: ContinuousClock.Instant
         var listedAt: ContinuousClock.Instant
-        /// The wall clock's time of the listing, as the file times are.
-        var listedAtTime: Double
+        /// Listed more than 2 s after the stamp was first seen: whatever landed in the same clock
+        /// tick as the change that made the stamp is in it.
+        var settled: Bool
         var voices: [PiperVoiceModel]
     }
     private static let listings = Mutex<[String: Listing]>([:])
@@ -73,7 +84,7 @@ extension PiperVoiceModel {
     /// `installed(in:)` (or, with `inFolder`, one folder's voices) as the folders are now, read
     /// again when a folder that holds voices changed: this runs for every request Piper says, and
     /// must not read every voice's JSON each time.
-    public static func installedNow(in folder: String) -> [PiperVoiceModel] {
+    static func installedNow(in folder: String) -> [PiperVoiceModel] {
         cached("piper:" + folder, watching: watchedFolders(of: folder)) { installed(in: folder) }
     }
 
@@ -81,23 +92,29 @@ extension PiperVoiceModel {
         cached("folder:" + folder, watching: [folder]) { installed(inFolder: folder) }
     }
 
-    /// A listing is trusted while its folders' modification times are what they were, unless it
-    /// was made within 2 s of a change (a voice's second file can land in the same clock tick as
-    /// the first, after the listing, leaving the time as it was) or is a minute old (files inside
-    /// a package's folder change no watched folder's time).
+    /// A listing is trusted while its folders' modification times are what they were and it is
+    /// settled (a voice's second file can land in the same clock tick as its first, after a
+    /// listing, leaving the time as it was: a listing made 2 s later has it), and for a minute
+    /// at most (files inside a package's folder change no watched folder's time).
     private static func cached(_ key: String, watching folders: [String], list: () -> [PiperVoiceModel]) -> [PiperVoiceModel] {
-        let now = ContinuousClock.now, nowTime = Date().timeIntervalSince1970
-        let stamp = folders.map { path -> Double in
-            let target = (path as NSString).resolvingSymlinksInPath
-            return ((try? FileManager.default.attributesOfItem(atPath: target))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-        }
-        if let listing = listings.withLock({ $0[key] }), listing.stamp == stamp, now - listing.listedAt < .seconds(60),
-           listing.listedAtTime - (stamp.max() ?? -1) > 2 {
-            return listing.voices
-        }
+        let now = ContinuousClock.now
+        let stamp = folders.map(modificationTime)
+        let previous = listings.withLock { $0[key] }
+        if let previous, previous.stamp == stamp, previous.settled, now - previous.listedAt < .seconds(60) { return previous.voices }
+        let seenAt = previous.flatMap { $0.stamp == stamp ? $0.stampSeenAt : nil } ?? now
         let voices = list()
-        listings.withLock { $0[key] = Listing(stamp: stamp, listedAt: now, listedAtTime: nowTime, voices: voices) }
+        listings.withLock {
+            $0[key] = Listing(stamp: stamp, stampSeenAt: seenAt, listedAt: now, settled: now - seenAt > .seconds(2), voices: voices)
+        }
         return voices
+    }
+
+    /// The modification time of `path` (of what a link points to), -1 when there is none: one
+    /// stat(2), as this runs for every request.
+    private static func modificationTime(_ path: String) -> Double {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return -1 }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
     /// The folders whose entries change when a voice is installed in a Piper folder: `voices/`,

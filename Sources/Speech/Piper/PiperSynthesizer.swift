@@ -49,9 +49,11 @@ public final class PiperSynthesizer: Synthesizer {
     public var engineName: String { "piper:" + PiperVoiceModel.hash(of: settings.model) }
 
     /// `piper:` and the hash of the model `voice` names (a language's own voice, a named voice);
-    /// the default model's when it names none Herald can find.
+    /// with the voice's name when it names none Herald can find (nothing is said in it: never the
+    /// default's key).
     public func engineName(voice: String) -> String {
-        guard !voice.isEmpty, let model = try? model(named: voice) else { return engineName }
+        guard !voice.isEmpty else { return engineName }
+        guard let model = try? model(named: voice) else { return "piper:" + voice }
         return "piper:" + PiperVoiceModel.hash(of: model.modelPath)
     }
 
@@ -193,7 +195,7 @@ public final class PiperSynthesizer: Synthesizer {
     /// The model for a voice name (aliases already resolved): "" the default, a model path, an
     /// installed voice's name.
     /// - Throws: `SpeechError.unknownVoice` when no such voice is installed.
-    func model(named target: String) throws -> PiperVoiceModel {
+    public func model(named target: String) throws -> PiperVoiceModel {
         // Asked for every request: the cached listings first, the files only when they miss.
         if target.isEmpty || target == settings.model {
             if let model = PiperVoiceModel.listed(settings.model) { return model }

@@ -76,7 +76,8 @@ public struct PiperVoiceModel: Sendable, Equatable, Codable {
     /// The first 16 hex digits of the model file's SHA-256, computed once per file, size and
     /// modification time: part of the cache key, so a replaced model never replays old clips.
     public static func hash(of path: String) -> String {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        // The file a link points to: replacing it must change the hash, as it changes what is said.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)
         let stamp = "\(path)|\((attributes?[.size] as? Int) ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let known = hashes.withLock({ $0[stamp] }) { return known }
         var hasher = SHA256()
