@@ -187,9 +187,7 @@ struct ConfigValues {
                 guard let template = string(name) else { continue }
                 if let problem = phrase.problem(in: template) { report(name, problem) } else { phrases[phrase] = template }
             }
-            // A bare language is kept as phrase tables are named (cmn as zh); a tag with a region as written.
-            let stored = tag.contains("-") ? tag.lowercased() : SpeechNames.baseLanguage(tag)
-            if !phrases.isEmpty { speech.phraseOverrides[stored, default: [:]].merge(phrases) { _, new in new } }
+            if !phrases.isEmpty { speech.phraseOverrides[SpeechNames.phraseTag(tag), default: [:]].merge(phrases) { _, new in new } }
         }
     }
 

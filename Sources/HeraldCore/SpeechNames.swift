@@ -22,4 +22,11 @@ public enum SpeechNames {
         let base = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
         return base == "cmn" ? "zh" : base
     }
+
+    /// A tag as `speech.phrases` keeps it: lowercased with hyphens (`pt_BR` is `pt-br`), a bare
+    /// language as its base (`cmn` is `zh`).
+    public static func phraseTag(_ tag: String) -> String {
+        let written = String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
+        return written.contains("-") ? written : baseLanguage(written)
+    }
 }

@@ -16,7 +16,7 @@ public struct SpeechSettings: Sendable, Equatable {
     public var pitch: Int = 50
     /// Alias -> engine voice; the push payload's names by default.
     public var voiceAliases: [String: String] = SpeechSettings.defaultAliases
-    /// `speech.phrases`: language tag (lowercased) -> the phrases it replaces in that language's
+    /// `speech.phrases`: language tag (as `SpeechNames.phraseTag` keeps it) -> the phrases it replaces in that language's
     /// table, each already checked against `PhraseKey.problem(in:)`.
     public var phraseOverrides: [String: [PhraseKey: String]] = [:]
     public var currency: Currency = .usd

@@ -26,7 +26,7 @@ extension SpeechSettings {
 
     /// What `speech.phrases` gives for `language`: its base language's, and over them the tag's own.
     func overrides(for language: String) -> [PhraseKey: String] {
-        let tag = language.lowercased().replacingOccurrences(of: "_", with: "-"), base = SpeechNames.baseLanguage(language)
+        let tag = SpeechNames.phraseTag(language), base = SpeechNames.baseLanguage(language)
         return (phraseOverrides[base] ?? [:]).merging(tag == base ? [:] : phraseOverrides[tag] ?? [:]) { _, own in own }
     }
 

@@ -70,17 +70,18 @@ public enum Warmup {
             // The model takes about a second to load; the process stays resident from now on.
             let speech = configuration.speech
             let synthesizer = speech.makeSynthesizer(logger: context.logger)
+            let piper = synthesizer as? PiperSynthesizer
             await synthesizer.prepare()
             // The model's hash is part of every clip's cache key: read the file now, not at the first word.
             _ = synthesizer.engineName
-            if let voice = try? PiperVoiceModel.read(modelPath: speech.piper.resolved().model) {
+            if let voice = try? piper?.model(named: "") {
                 speechFormat = AudioFormat(sampleRate: voice.sampleRate, channelCount: 1)
             }
             // The voice speech.language's requests take, when it is not the default model (its
             // own Piper voice, or speech.voice): loaded by saying one word, hashed, and its format
             // the warm stream's.
             let ownVoice = speech.resolveVoice(nil, language: speech.language)
-            if !ownVoice.isEmpty, let voice = (synthesizer as? PiperSynthesizer).flatMap({ try? $0.model(named: ownVoice) }) {
+            if !ownVoice.isEmpty, let voice = try? piper?.model(named: ownVoice) {
                 _ = synthesizer.engineName(voice: ownVoice)
                 do {
                     let said = try await synthesizer.synthesize(SpeechRequest(text: "OK.", language: speech.language, voice: ownVoice,

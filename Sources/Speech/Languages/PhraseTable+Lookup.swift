@@ -12,24 +12,20 @@ extension PhraseTable {
     /// The table with `overrides` (`speech.phrases`) in place of its own phrases.
     public func replacing(_ overrides: [PhraseKey: String]) -> PhraseTable {
         var table = self
-        for (phrase, template) in overrides {
-            switch phrase {
-            case .payment: table.paymentReceived = template
-            case .summary: table.paymentsSummary = template
-            case .quiet: table.whileItWasQuiet = template
-            case .test: table.test = template
-            }
-        }
+        for (phrase, template) in overrides { table[keyPath: Self.property(phrase)] = template }
         return table
     }
 
     /// The template of `phrase`.
-    public func phrase(_ phrase: PhraseKey) -> String {
+    public func phrase(_ phrase: PhraseKey) -> String { self[keyPath: Self.property(phrase)] }
+
+    /// The property that holds `phrase`.
+    static func property(_ phrase: PhraseKey) -> WritableKeyPath<PhraseTable, String> {
         switch phrase {
-        case .payment: paymentReceived
-        case .summary: paymentsSummary
-        case .quiet: whileItWasQuiet
-        case .test: test
+        case .payment: \.paymentReceived
+        case .summary: \.paymentsSummary
+        case .quiet: \.whileItWasQuiet
+        case .test: \.test
         }
     }
 

@@ -20,7 +20,7 @@ extension PiperSettings {
     /// `voices/`) and beside the default model.
     public func voice(forLanguage language: String) -> String {
         // From the cached listings only: this runs for every request Piper says.
-        let family = PiperVoiceModel.family(of: language)
+        let family = SpeechNames.baseLanguage(language)
         let (model, voices) = modelAndVoices()
         guard let defaultVoice = PiperVoiceModel.listed(model), defaultVoice.languageFamily != family else { return "" }
         let candidates = voices.filter { $0.languageFamily == family }
@@ -40,9 +40,6 @@ extension PiperSettings {
 }
 
 extension PiperVoiceModel {
-    /// `es` for `es-MX`, `es_MX` or `ES`; `zh` for `cmn`.
-    public static func family(of language: String) -> String { SpeechNames.baseLanguage(language) }
-
     /// The voices in one folder (a `.onnx` with its `.onnx.json`), sorted by name.
     static func installed(inFolder folder: String) -> [PiperVoiceModel] {
         let files = FileManager.default
@@ -58,14 +55,9 @@ extension PiperVoiceModel {
         guard !path.isEmpty else { return nil }
         // Not NSString.standardizingPath: Foundation on Linux resolves symbolic links with it, and
         // two voices may be links to one file (a model shared by two configs).
-        let wanted = Self.withoutDotSegments(path)
-        return installedNow(inFolder: (path as NSString).deletingLastPathComponent)
-            .first { Self.withoutDotSegments($0.modelPath) == wanted }
-    }
-
-    /// `path` without `.`, `..` and doubled slashes, links left as they are.
-    static func withoutDotSegments(_ path: String) -> String {
-        URL(fileURLWithPath: path, isDirectory: false).standardized.path
+        // (A listing's paths are its folder's and a name: the same form as `wanted`'s.)
+        let wanted = URL(fileURLWithPath: path, isDirectory: false).standardized.path
+        return installedNow(inFolder: (wanted as NSString).deletingLastPathComponent).first { $0.modelPath == wanted }
     }
 
     private struct Listing {
@@ -74,10 +66,11 @@ extension PiperVoiceModel {
         /// When this stamp was first seen.
         var stampSeenAt: ContinuousClock.Instant
         var listedAt: ContinuousClock.Instant
+        var voices: [PiperVoiceModel]
+
         /// Listed more than 2 s after the stamp was first seen: whatever landed in the same clock
         /// tick as the change that made the stamp is in it.
-        var settled: Bool
-        var voices: [PiperVoiceModel]
+        var settled: Bool { listedAt - stampSeenAt > .seconds(2) }
     }
     private static let listings = Mutex<[String: Listing]>([:])
 
@@ -104,7 +97,7 @@ extension PiperVoiceModel {
         let seenAt = previous.flatMap { $0.stamp == stamp ? $0.stampSeenAt : nil } ?? now
         let voices = list()
         listings.withLock {
-            $0[key] = Listing(stamp: stamp, stampSeenAt: seenAt, listedAt: now, settled: now - seenAt > .seconds(2), voices: voices)
+            $0[key] = Listing(stamp: stamp, stampSeenAt: seenAt, listedAt: now, voices: voices)
         }
         return voices
     }

@@ -80,7 +80,7 @@ public final class PiperSynthesizer: Synthesizer {
     public func synthesize(_ request: SpeechRequest) async throws -> SynthesizedSpeech {
         guard !request.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw SpeechError.emptyText }
         let voice = try model(named: request.voice)
-        guard voice.languageFamily == PiperVoiceModel.family(of: request.language) else {
+        guard voice.languageFamily == SpeechNames.baseLanguage( request.language) else {
             // Mandarin and every other language the model does not speak: espeak-ng, by design.
             var espeak = request
             espeak.voice = EspeakSynthesizer.defaultVoice(language: request.language)
@@ -183,7 +183,7 @@ public final class PiperSynthesizer: Synthesizer {
     /// speaks `language` (a voice pack in Piper's voice).
     public func checkSpeaks(_ language: String, voice name: String) throws {
         let voice = try model(named: name)
-        guard voice.languageFamily == PiperVoiceModel.family(of: language) else {
+        guard voice.languageFamily == SpeechNames.baseLanguage( language) else {
             let why = settings.voice(forLanguage: language).isEmpty
                 ? "no Piper voice for \(language) is installed (scripts/install-voice.sh, or its .onnx and .onnx.json in \(settings.folder)/voices)"
                 : "speech.voice names it for every language (leave it empty and the installed voice of \(language) is used)"
@@ -205,7 +205,7 @@ public final class PiperSynthesizer: Synthesizer {
         }
         if target.hasPrefix("/"), let model = PiperVoiceModel.listed(target) ?? (try? PiperVoiceModel.read(modelPath: target)) { return model }
         if let model = PiperVoiceModel.installedNow(in: settings.folder).first(where: { $0.name == target }) { return model }
-        if let model = try? PiperVoiceModel.read(modelPath: settings.model), model.name == target { return model }
+        if let model = PiperVoiceModel.listed(settings.model), model.name == target { return model }
         throw SpeechError.unknownVoice(target)
     }
 
