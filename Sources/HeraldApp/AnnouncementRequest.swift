@@ -34,6 +34,9 @@ public struct AnnouncementRequest: Sendable {
     public var sentAt: Date?
     /// The `api.signing_secrets` name whose valid signature the request carried.
     public var signedBy: String?
+    /// The HMAC (hex) of that signature, logged so the signature is never accepted again for
+    /// another request, even after a restart.
+    public var signatureMAC: String?
     /// Room and group names it goes to; nil for its priority's or the house's default rooms.
     public var rooms: [String]?
 

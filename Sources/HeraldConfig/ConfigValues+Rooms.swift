@@ -50,15 +50,17 @@ extension ConfigValues {
         // Each group is judged against all of them as written, so one bad group does not make
         // another that names it look wrong; the bad ones are dropped after.
         let written = settings
+        let roomNames = Set(written.rooms.map(\.name))
+        let cycles = written.cycles()
         var bad: Set<String> = []
         for group in layout.namedLists["groups"] ?? [] where written.groups[group.name] != nil {
             let key = "groups.\(group.name)"
             bad.insert(group.name)
-            if let unknown = group.items.first(where: { $0 != RoomSettings.allGroup && written.room(named: $0) == nil && written.groups[$0] == nil }) {
+            if let unknown = group.items.first(where: { $0 != RoomSettings.allGroup && !roomNames.contains($0) && written.groups[$0] == nil }) {
                 report(key, "'\(unknown)' is not a room or group; the rooms are \(written.rooms.map(\.name).joined(separator: ", "))")
             } else if group.items.contains(group.name) {
                 report(key, "the group names itself; list its rooms instead")
-            } else if case let cycle = written.cycle(through: group.name), !cycle.isEmpty {
+            } else if let cycle = cycles[group.name] {
                 report(key, "the groups \((cycle + [group.name]).joined(separator: " -> ")) name each other in a circle; list rooms in one of them")
             } else if group.items.isEmpty {
                 report(key, "names no room; list its rooms, like [kitchen, living]")
@@ -66,10 +68,14 @@ extension ConfigValues {
                 bad.remove(group.name)
             }
         }
-        // A group naming a bad one is left out too (it was reported through that one).
-        while let dropped = settings.groups.keys.first(where: { name in bad.contains(name) }) {
-            settings.groups[dropped] = nil
-            for (name, members) in settings.groups where members.contains(dropped) { bad.insert(name) }
+        // A group naming a bad one is left out too (it was reported through that one): followed
+        // back from each bad group once, through who names whom.
+        var namedBy: [String: [String]] = [:]
+        for (name, members) in settings.groups { for member in Set(members) { namedBy[member, default: []].append(name) } }
+        var dropping = Array(bad)
+        while let dropped = dropping.popLast() {
+            guard settings.groups.removeValue(forKey: dropped) != nil else { continue }
+            dropping += namedBy[dropped] ?? []
         }
         settings.roomsByPriority = roomLists(known: settings)
         if let defaults = layout.listItems["defaults.rooms"] {

@@ -74,6 +74,9 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     /// The name of the `api.signing_secrets` entry whose signature the request carried; nil
     /// when it came unsigned.
     public var signedBy: String?
+    /// The HMAC (hex) of the signature the request carried: the log is the record of used
+    /// signatures, so a captured copy is refused after a restart too. Not in the API's JSON.
+    public var signatureMAC: String? = nil
     /// The room and group names it was sent to, as given; nil for the priority's or the house's
     /// default rooms (decided when it plays, so a reload applies to what still waits).
     public var requestedRooms: [String]?

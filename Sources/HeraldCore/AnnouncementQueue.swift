@@ -8,12 +8,22 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         public var priority: Priority
         public var queuedAt: Date
         public var item: Item
+        /// Who sent it (source and client): within a lane, senders take turns, so one client's
+        /// flood does not hold back another's announcement of the same priority.
+        public var sender: String
+        /// A payment (or a summary of some): served before the other entries of its lane, so a
+        /// till's payment is not queued behind texts (a shop's reason to have Herald).
+        public var isPayment: Bool
+        /// Put back after an interruption: played next in its lane, before any turn-taking.
+        var resumes = false
 
-        public init(id: String, priority: Priority, queuedAt: Date, item: Item) {
+        public init(id: String, priority: Priority, queuedAt: Date, item: Item, sender: String = "", isPayment: Bool = false) {
             self.id = id
             self.priority = priority
             self.queuedAt = queuedAt
             self.item = item
+            self.sender = sender
+            self.isPayment = isPayment
         }
     }
 
@@ -26,6 +36,10 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
     /// Serving order: critical first, low last.
     static var order: [Priority] { Priority.servingOrder }
     private var lanes: [Priority: [Entry]] = [:]
+    /// When each sender was last served (a turn number), for taking turns within a lane;
+    /// forgotten whenever the queue empties.
+    private var lastServed: [String: Int] = [:]
+    private var turn = 0
     /// Normal and low are refused past this many waiting entries in all.
     public var limit: Int
     /// An announcement older than its priority's max age when its turn comes is not played
@@ -69,6 +83,8 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
 
     /// Puts an interrupted entry back at the front of its lane, to be played next in its priority.
     public mutating func replayFirst(_ entry: Entry) {
+        var entry = entry
+        entry.resumes = true
         lanes[entry.priority, default: []].insert(entry, at: 0)
     }
 
@@ -85,12 +101,33 @@ public struct AnnouncementQueue<Item: Sendable>: Sendable {
         let dropped = removeStale(now: now)
         for priority in Self.order {
             if var lane = lanes[priority], !lane.isEmpty {
-                let entry = lane.removeFirst()
+                var entry = lane.remove(at: Self.pick(in: lane, lastServed: lastServed))
+                entry.resumes = false
                 lanes[priority] = lane
+                turn += 1
+                lastServed[entry.sender] = turn
+                if isEmpty { lastServed = [:] }
                 return (entry, dropped)
             }
         }
+        lastServed = [:]
         return (nil, dropped)
+    }
+
+    /// The index in `lane` (oldest first, not empty) to serve next: an interrupted entry put
+    /// back; else payments before other entries; among those, the oldest entry of the sender
+    /// served longest ago (never served counts as longest), so senders take turns.
+    static func pick(in lane: [Entry], lastServed: [String: Int]) -> Int {
+        if let resumed = lane.firstIndex(where: \.resumes) { return resumed }
+        let payments = lane.contains(where: \.isPayment)
+        var best: (index: Int, served: Int)?
+        var seen = Set<String>()
+        for (index, entry) in lane.enumerated() where (!payments || entry.isPayment) && seen.insert(entry.sender).inserted {
+            let served = lastServed[entry.sender] ?? -1
+            if let chosen = best, chosen.served <= served { continue }
+            best = (index, served)
+        }
+        return best?.index ?? 0
     }
 
     /// Removes and returns the entries older than their priority's max age.

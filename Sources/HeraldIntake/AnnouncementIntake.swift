@@ -2,6 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
+import Speech
 
 /// The one way in for announcements sent as JSON, over HTTP or MQTT: strict syntax, decoding
 /// that names the field at fault, validation, then dedup and the queue (DESIGN.md "One path for
@@ -52,20 +53,41 @@ public struct AnnouncementIntake: Sendable {
             request = try await validator.request(from: try decodeChecked(NativeAnnouncement.self, from: bytes), source: source)
         }
         request.client = client
-        let owner = request.requestID.map { "\(source.rawValue)\u{1F}\(client)\u{1F}\($0)" }
-        request.signedBy = try checkSignature(signature, over: bytes, kind: SignedKind(request.body), trusted: trusted,
+        let owner = request.requestID.map { Self.owner(source: source, client: client, requestID: $0) }
+        let signed = try await checkSignature(signature, over: bytes, kind: SignedKind(request.body), trusted: trusted,
                                               owner: owner, via: source == .mqtt ? "mqtt" : "http")
+        request.signedBy = signed?.secret
+        request.signatureMAC = signed?.mac
+        if signed == nil, case .text(let text) = request.body {
+            try refusePaymentWording(text, trusted: trusted, via: source == .mqtt ? "mqtt" : "http")
+        }
         return request
     }
 
-    /// The name of the secret that signed `bytes`, nil when unsigned and allowed to be; throws 401
-    /// naming what was wrong when a signature is wrong, stale or reused, or missing where
-    /// `api.require_signature` asks for one. A wrong signature is refused even where none is
+    /// Refuses an unsigned `text` that says a payment's words where payments must be signed
+    /// (`api.require_signature` names `payment`): to the clerk it is a payment (PaymentWording).
+    public func refusePaymentWording(_ text: String, trusted: Bool, via: String) throws {
+        let configuration = live.value.configuration
+        guard !trusted, configuration.api.requireSignature.contains(.payment),
+              let template = PaymentWording(overrides: configuration.speech.phraseOverrides).template(saidBy: text) else { return }
+        throw refusal(.paymentWording(template: template), via: via)
+    }
+
+    /// Who may carry a signature again: the same request (source, client and request id), which
+    /// the dedup answers with the original.
+    static func owner(source: AnnouncementSource, client: String, requestID: String) -> String {
+        "\(source.rawValue)\u{1F}\(client)\u{1F}\(requestID)"
+    }
+
+    /// The secret that signed `bytes` and the signature's HMAC, nil when unsigned and allowed to
+    /// be; throws 401 naming what was wrong when a signature is wrong, stale or reused, or missing
+    /// where `api.require_signature` asks for one. A wrong signature is refused even where none is
     /// required: it means the body was changed, or the sender holds no secret of this hub's.
     /// - Parameter owner: the request's source, client and request id; nil when it has no request
-    ///   id. A signature already used by another owner (or by any request without an id) is refused.
+    ///   id. A signature already used by another owner (or by any request without an id) is
+    ///   refused: in this process's memory, and in the log, so a restart forgets nothing.
     public func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
-                               owner: String?, via: String) throws -> String? {
+                               owner: String?, via: String) async throws -> (secret: String, mac: String)? {
         let api = live.value.configuration.api
         guard let signature else {
             guard trusted || !api.requireSignature.contains(kind) else {
@@ -73,18 +95,26 @@ public struct AnnouncementIntake: Sendable {
             }
             return nil
         }
+        let (name, mac, time): (String, String, Int64)
         do throws(RequestSignature.Problem) {
-            let (name, mac, time) = try RequestSignature.verify(signature, body: bytes, secrets: api.signingSecrets,
-                                                                tolerance: api.signatureTolerance)
-            // A signed request sent again (captured, or retried) by any way in is refused, unless it
-            // is the same request again, which the dedup answers with the original. Kept until the
-            // signature itself expires: t + tolerance (t may be ahead of this clock).
-            let expiry = Date(timeIntervalSince1970: Double(time) + api.signatureTolerance.inSeconds + 1)
-            guard Self.seen.firstUse(mac, owner: owner, until: expiry) else { throw RequestSignature.Problem.reused }
-            return name
+            (name, mac, time) = try RequestSignature.verify(signature, body: bytes, secrets: api.signingSecrets,
+                                                            tolerance: api.signatureTolerance)
         } catch {
             throw refusal(error, via: via)
         }
+        // A signed request sent again (captured, or retried) by any way in is refused, unless it
+        // is the same request again. The log holds every signature an announcement carried (it
+        // outlives t + tolerance: rows are kept for days).
+        if let logged = try await live.value.store.announcement(signatureMAC: mac) {
+            let loggedOwner = logged.requestID.map { Self.owner(source: logged.source, client: logged.client, requestID: $0) }
+            guard owner != nil, loggedOwner == owner else { throw refusal(.reused, via: via) }
+        }
+        // Then claimed in memory, with no await between the claim and the answer: a copy sent at
+        // once over another connection, whose row is not written yet. Kept until the signature
+        // itself expires: t + tolerance (t may be ahead of this clock).
+        let expiry = Date(timeIntervalSince1970: Double(time) + api.signatureTolerance.inSeconds + 1)
+        guard Self.seen.firstUse(mac, owner: owner, until: expiry) else { throw refusal(.reused, via: via) }
+        return (name, mac)
     }
 
     private func refusal(_ problem: RequestSignature.Problem, via: String) -> IntakeError {

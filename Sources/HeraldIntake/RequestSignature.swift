@@ -17,6 +17,7 @@ public enum RequestSignature {
         case outsideTolerance(seconds: Int64, tolerance: Int64)
         case noMatch
         case reused
+        case paymentWording(template: String)
 
         public var description: String {
             switch self {
@@ -30,6 +31,8 @@ public enum RequestSignature {
                 "does not match the body with any of api.signing_secrets; sign the exact bytes sent, with the secret this hub has"
             case .reused:
                 "was already used by an earlier request; sign each request anew, and give it a request_id so a retry answers with the original"
+            case .paymentWording(let template):
+                "is missing: this text says a payment's words (\"\(template)\"), and payments must be signed (api.require_signature); send the payment as {\"payment\": ...} signed, or sign the text"
             }
         }
     }

@@ -1,16 +1,25 @@
 import HeraldApp
 import NIOCore
+import HTTPTypes
 import NIOHTTPTypes
 import Synchronization
 
 /// The connections open per client address, so one process cannot hold them all
 /// (`api.max_connections_per_client`): at the cap, the address's connection idle for longest (no
 /// request under way) is closed to let the new one in; when all of them are busy, the new one is
-/// closed at once. Shared by every connection's `ClientConnectionCap`.
+/// closed at once. Event streams (`/v1/events`, one per admin page open) last as long as the page:
+/// they have a small cap of their own (`streamsPerClient`) and do not count against the
+/// requests' one, so open pages never shut out a till. Shared by every connection's
+/// `ClientConnectionCap`.
 final class ClientConnections: Sendable {
+    /// Event streams one client may hold at once: a few admin pages per address.
+    static let streamsPerClient = 8
+
     private struct Entry {
         let channel: any Channel
         var busy: Bool
+        /// Its request is an event stream: counted against `streamsPerClient`, not the cap.
+        var stream = false
         /// When it was admitted or last went idle, as a sequence number: the smallest idle one is
         /// closed first. (A dictionary's order is no age: taking its first idle entry closed the
         /// newest one after some churn, a request already on its way.)
@@ -37,8 +46,8 @@ final class ClientConnections: Sendable {
         let evicted: (any Channel)? = open.withLock { open in
             var entries = open.entries[address] ?? [:]
             var evicted: (any Channel)?
-            if entries.count >= limit {
-                guard let idle = entries.filter({ !$0.value.busy }).min(by: { $0.value.idleSince < $1.value.idleSince }) else { return nil }
+            if entries.values.count(where: { !$0.stream }) >= limit {
+                guard let idle = entries.filter({ !$0.value.busy && !$0.value.stream }).min(by: { $0.value.idleSince < $1.value.idleSince }) else { return nil }
                 entries[idle.key] = nil
                 evicted = idle.value.channel
             }
@@ -56,8 +65,24 @@ final class ClientConnections: Sendable {
             let id = ObjectIdentifier(channel)
             guard var entry = open.entries[address]?[id] else { return }
             entry.busy = busy
-            if !busy { entry.idleSince = open.next() }
+            if !busy {
+                entry.idleSince = open.next()
+                entry.stream = false
+            }
             open.entries[address]?[id] = entry
+        }
+    }
+
+    /// Counts `channel`'s request under way as an event stream; false when its address holds
+    /// `streamsPerClient` streams already (the request is then refused).
+    func startStream(_ channel: any Channel, address: String) -> Bool {
+        open.withLock { open in
+            let id = ObjectIdentifier(channel)
+            guard var entry = open.entries[address]?[id] else { return false }
+            guard open.entries[address, default: [:]].values.count(where: \.stream) < Self.streamsPerClient else { return false }
+            entry.stream = true
+            open.entries[address]?[id] = entry
+            return true
         }
     }
 
@@ -68,8 +93,9 @@ final class ClientConnections: Sendable {
         }
     }
 
-    /// How many connections `address` holds now (for tests).
+    /// How many connections `address` holds now, and how many of them are event streams (for tests).
     func count(_ address: String) -> Int { open.withLock { $0.entries[address]?.count ?? 0 } }
+    func streams(_ address: String) -> Int { open.withLock { $0.entries[address]?.values.count(where: \.stream) ?? 0 } }
 
     /// The client a limit counts `address` as: all of loopback is one (a process may pick any
     /// 127.x.y.z as its source, so counting them apart would let it dodge every limit), and an
@@ -99,6 +125,11 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
     private var sawHead = false
     /// Closed at once for its address's cap: later handlers never hear it was active.
     private var refused = false
+    /// Its request is an event stream: a client that closes its side has left the page, and the
+    /// stream is closed at once rather than at its next write.
+    private var streaming = false
+    /// An event stream refused for its address's stream cap: the rest of its request is dropped.
+    private var refusedStream = false
 
     init(connections: ClientConnections, headDeadline: TimeAmount) {
         self.connections = connections
@@ -133,13 +164,48 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
+        guard !refusedStream else { return }
+        if case .head(let head) = unwrapInboundIn(data) {
             sawHead = true
             deadline?.cancel()
             deadline = nil
-            if let address { connections.setBusy(true, context.channel, address: address) }
+            if let address {
+                connections.setBusy(true, context.channel, address: address)
+                if head.method == .get, Self.isEventStream(head.path) {
+                    guard connections.startStream(context.channel, address: address) else { return refuseStream(context) }
+                    streaming = true
+                }
+            }
         }
         context.fireChannelRead(data)
+    }
+
+    /// `/v1/events`, with or without a query.
+    static func isEventStream(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/v1/events"
+    }
+
+    /// Answers 429 and closes: the address holds its event streams already.
+    private func refuseStream(_ context: ChannelHandlerContext) {
+        refusedStream = true
+        HeraldMetrics.refused(.connections, via: "http")
+        let message = #"{"error":{"message":"this address holds \#(ClientConnections.streamsPerClient) event streams already (admin pages open); close one"}}"#
+        var head = HTTPResponse(status: .tooManyRequests)
+        head.headerFields[.contentType] = "application/json"
+        head.headerFields[.contentLength] = "\(message.utf8.count)"
+        head.headerFields[.connection] = "close"
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: message))), promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if streaming, let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -148,6 +214,7 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
         // before then would cut off an answer (an accepted POST would look failed).
         let written = promise ?? context.eventLoop.makePromise()
         let (connections, channel) = (connections, context.channel)
+        streaming = false
         written.futureResult.whenComplete { _ in connections.setBusy(false, channel, address: address) }
         context.write(data, promise: written)
     }

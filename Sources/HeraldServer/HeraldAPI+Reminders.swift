@@ -87,9 +87,11 @@ extension HeraldAPI {
             let reminder = try await makeReminder(from: payload, origin: .api)
             // A reminder is said later by the daemon itself: a kind that must be signed is
             // signed when it is created.
-            _ = try intake.checkSignature(request.headers[Self.signatureField], over: bytes,
+            _ = try await intake.checkSignature(request.headers[Self.signatureField], over: bytes,
                                           kind: payload.clip == nil ? .text : .clip, trusted: context.overLocalSocket,
                                           owner: nil, via: "http")
+            try intake.refusePaymentWording(payload.text ?? "", trusted: context.overLocalSocket || request.headers[Self.signatureField] != nil,
+                                            via: "http")
             return JSONResponse(status: .created, value: try await service.add(reminder))
         }
         on(.get, "/v1/reminders") { _, _ in JSONResponse(value: try await requireReminders().list()) }

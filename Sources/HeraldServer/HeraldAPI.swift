@@ -199,6 +199,7 @@ public struct HeraldAPI: Sendable {
         }
         request.requestID = nil
         request.signedBy = nil
+        request.signatureMAC = nil
         request.source = .api
         request.client = client
         return try await submit(request, wait: wait)

@@ -1,3 +1,6 @@
+import HeraldIntake
+import HTTPTypes
+import Hummingbird
 import Synchronization
 
 /// A token bucket per key (an API token, or a client address when there are no tokens):
@@ -24,5 +27,35 @@ final class RateLimiter: Sendable {
             buckets[key] = bucket
             return allowed
         }
+    }
+
+    /// Gives back the request `allow` took from `key`'s bucket: it was refused as malformed, and
+    /// a flood of those must not use up a till's allowance (they cost the daemon next to nothing).
+    func refund(_ key: String, perMinute: Int) {
+        buckets.withLock { buckets in
+            guard var bucket = buckets[key] else { return }
+            bucket.level = min(Double(perMinute), bucket.level + 1)
+            buckets[key] = bucket
+        }
+    }
+
+    /// Runs `body`, which `allow` let through for `key`, refunding it when it is refused for what
+    /// it sent (400, 404, 405, 413, 415, 422): only requests that could change something count.
+    /// A refused signature or token (401, 403) still counts: guessing is slowed down.
+    func refundingMalformed<T>(_ key: String, perMinute: Int, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch {
+            if Self.isMalformed(error) { refund(key, perMinute: perMinute) }
+            throw error
+        }
+    }
+
+    static func isMalformed(_ error: any Error) -> Bool {
+        let status: HTTPResponse.Status? = switch error {
+        case let error as IntakeError: error.reason == .badRequest ? .badRequest : error.reason == .unprocessable ? .unprocessableContent : nil
+        case let error as any HTTPResponseError: error.status
+        default: nil
+        }
+        guard let status else { return false }
+        return [.badRequest, .notFound, .methodNotAllowed, .contentTooLarge, .unsupportedMediaType, .unprocessableContent].contains(status)
     }
 }

@@ -27,11 +27,13 @@ struct TokenAuthenticator: RouterMiddleware {
             // that change something (announce, pause, skip, remind) is answered 429 before it
             // reaches the queue. Reads are left alone: a status page polling is not a flood.
             let changes = request.method != .get && request.method != .head
-            guard !changes || limiter.allow(ClientConnections.key(for: context.clientAddress), perMinute: perMinute) else {
+            guard changes else { return try await next(request, context) }
+            let key = ClientConnections.key(for: context.clientAddress)
+            guard limiter.allow(key, perMinute: perMinute) else {
                 throw APIError.rateLimited(field: nil, "\(context.clientAddress) sent more than \(perMinute) requests a minute (api.rate_per_minute); slow down",
                                            perMinute: perMinute).counted(as: .rate)
             }
-            return try await next(request, context)
+            return try await limiter.refundingMalformed(key, perMinute: perMinute) { try await next(request, context) }
         }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
               let role = tokens[String(header.dropFirst("Bearer ".count))] else {
@@ -54,7 +56,7 @@ struct TokenAuthenticator: RouterMiddleware {
         }
         var identified = context
         identified.client = Self.client(token: token)
-        return try await next(request, identified)
+        return try await limiter.refundingMalformed(token, perMinute: perMinute) { try await next(request, identified) }
     }
 
     /// A stable name for a token that does not reveal it: request ids are scoped by it, so one

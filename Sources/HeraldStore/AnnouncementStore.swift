@@ -146,6 +146,12 @@ public actor AnnouncementStore {
         return try await fileRead { try await $0.announcement(source: source, client: client, requestID: requestID) } ?? nil
     }
 
+    /// The announcement that carried the signature whose HMAC is `mac`, in the file or a buffer.
+    public func announcement(signatureMAC mac: String) async throws -> AnnouncementRecord? {
+        for buffer in buffers { if let waiting = try await buffer.announcement(signatureMAC: mac) { return waiting } }
+        return try await fileRead { try await $0.announcement(signatureMAC: mac) } ?? nil
+    }
+
     /// Rows accepted but never finished, oldest first.
     public func unfinished() async throws -> [AnnouncementRecord] {
         var rows = try await fileRead { try await $0.unfinished() } ?? []

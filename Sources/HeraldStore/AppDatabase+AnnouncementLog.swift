@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// The record's CodingKeys are the column names; a payment's amount, which the API's JSON does
-/// not show, has two more: `amount_minor_units` and `amount_currency`.
+/// The record's CodingKeys are the column names; what the API's JSON does not show has three more:
+/// a payment's `amount_minor_units` and `amount_currency`, and the `signature_mac` it was signed with.
 extension AnnouncementRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "announcement"
 
@@ -21,15 +21,17 @@ extension AnnouncementRecord: FetchableRecord, PersistableRecord {
            let currency = Currency.named(code) {
             amount = Amount(minorUnits: minorUnits, currency: currency)
         }
+        signatureMAC = row["signature_mac"]
     }
 
-    /// A record without an amount leaves the row's as it is.
+    /// A record without an amount (or a signature) leaves the row's as it is.
     public func encode(to container: inout PersistenceContainer) throws {
         try Coded(self).encode(to: &container)
         if let amount {
             container["amount_minor_units"] = amount.minorUnits
             container["amount_currency"] = amount.currency.code
         }
+        if let signatureMAC { container["signature_mac"] = signatureMAC }
     }
 }
 
@@ -47,6 +49,11 @@ extension AppDatabase: AnnouncementLog {
     /// The announcement with `id`.
     public func announcement(id: String) async throws -> AnnouncementRecord? {
         try await writer.read { db in try AnnouncementRecord.fetchOne(db, key: id) }
+    }
+
+    /// The announcement that carried the signature whose HMAC is `mac`, if one did.
+    public func announcement(signatureMAC mac: String) async throws -> AnnouncementRecord? {
+        try await writer.read { db in try AnnouncementRecord.filter(Column("signature_mac") == mac).fetchOne(db) }
     }
 
     /// The announcement a client of a source already sent with `requestID`, within the retention window.

@@ -232,6 +232,14 @@ public struct AppDatabase: Sendable {
                 t.add(column: "rooms", .text)
             }
         }
+        migrator.registerMigration("v11: used signatures") { db in
+            // The log is the record of used signatures: a captured signed request sent again after
+            // a restart finds its first use here. Not unique: a retry of the same request (same
+            // request id) may carry the same signature, and the dedup answers it.
+            try db.alter(table: "announcement") { t in t.add(column: "signature_mac", .text) }
+            try db.create(index: "announcement_signature", on: "announcement", columns: ["signature_mac"],
+                          condition: Column("signature_mac") != nil)
+        }
         return migrator
     }
 }

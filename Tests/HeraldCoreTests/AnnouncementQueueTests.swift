@@ -20,6 +20,33 @@ import Testing
         #expect(order == ["c1", "h1", "h2", "n1", "n2", "l1"])
     }
 
+    /// 300 high texts from one sender, then a till's high payment and another sender's text:
+    /// the payment goes next, then the other sender (never served), not after 300 (issue 42).
+    @Test func aPaymentGoesBeforeTextsAndSendersTakeTurnsInALane() {
+        var queue = Queue(limit: 1_000)
+        for index in 0..<300 {
+            _ = queue.enqueue(Queue.Entry(id: "flood\(index)", priority: .high, queuedAt: t0, item: "", sender: "api/loopback"))
+        }
+        _ = queue.enqueue(Queue.Entry(id: "till", priority: .high, queuedAt: t0, item: "", sender: "api/loopback", isPayment: true))
+        _ = queue.enqueue(Queue.Entry(id: "other", priority: .high, queuedAt: t0, item: "", sender: "api/token:ab"))
+        _ = queue.enqueue(Queue.Entry(id: "critical", priority: .critical, queuedAt: t0, item: ""))
+        var order: [String] = []
+        for _ in 0..<6 { order.append(queue.next(now: t0).next?.id ?? "-") }
+        #expect(order == ["critical", "till", "other", "flood0", "flood1", "flood2"])
+        // Once every sender but one is served, that one's entries keep their order.
+        var rest: [String] = []
+        while let next = queue.next(now: t0).next { rest.append(next.id) }
+        #expect(rest == (3..<300).map { "flood\($0)" })
+    }
+
+    @Test func anInterruptedEntryPutBackIsNextBeforeAnyTurnTaking() {
+        var queue = Queue()
+        _ = queue.enqueue(Queue.Entry(id: "payment", priority: .normal, queuedAt: t0, item: "", sender: "a", isPayment: true))
+        queue.replayFirst(Queue.Entry(id: "interrupted", priority: .normal, queuedAt: t0, item: "", sender: "b"))
+        #expect(queue.next(now: t0).next?.id == "interrupted")
+        #expect(queue.next(now: t0).next?.id == "payment")
+    }
+
     @Test func staleLowAnnouncementsAreDropped() {
         var policies = PriorityPolicies.defaults
         policies[.low].maxAge = .seconds(60)

@@ -27,6 +27,35 @@ struct ClientConnectionsTests {
         #expect(admitted.suffix(64).allSatisfy { $0.isActive }, "the 64 newest are open")
     }
 
+    /// 64 admin pages hold 64 event streams: the streams have a cap of their own and never
+    /// take the request slots, so a till on the same address still gets in (issue 42).
+    @Test func eventStreamsHaveTheirOwnCapAndLeaveTheRequestSlotsFree() throws {
+        let connections = ClientConnections(cap: { 4 })
+        var streams: [EmbeddedChannel] = []
+        for _ in 0..<ClientConnections.streamsPerClient {
+            let channel = try connected()
+            #expect(connections.admit(channel, address: "loopback"))
+            connections.setBusy(true, channel, address: "loopback")
+            #expect(connections.startStream(channel, address: "loopback"))
+            streams.append(channel)
+        }
+        let oneTooMany = try connected()
+        #expect(connections.admit(oneTooMany, address: "loopback"))
+        connections.setBusy(true, oneTooMany, address: "loopback")
+        #expect(!connections.startStream(oneTooMany, address: "loopback"), "a stream past the stream cap is refused")
+        #expect(connections.streams("loopback") == ClientConnections.streamsPerClient)
+        // Four request connections fit beside the streams, busy or not, and none of them closed a stream.
+        for _ in 0..<3 {
+            let request = try connected()
+            #expect(connections.admit(request, address: "loopback"))
+            connections.setBusy(true, request, address: "loopback")
+        }
+        #expect(streams.allSatisfy { $0.isActive })
+        // A stream whose answer ended is an ordinary connection again.
+        connections.setBusy(false, streams[0], address: "loopback")
+        #expect(connections.streams("loopback") == ClientConnections.streamsPerClient - 1)
+    }
+
     @Test func aConnectionThatJustFinishedARequestIsKeptOverOneIdleLonger() throws {
         let connections = ClientConnections(cap: { 3 })
         let (a, b, c) = (try connected(), try connected(), try connected())

@@ -68,7 +68,7 @@ extension AnnouncementDaemon {
             await log(stale)
             return .accepted(stale)
         }
-        var entry = Entry(id: record.id, priority: request.priority, queuedAt: sentAt,
+        var entry = Self.entry(id: record.id, priority: request.priority, queuedAt: sentAt,
                           item: Queued(request: request, record: record))
         switch await applyQuietHours(to: &entry) {
         case .queue: break

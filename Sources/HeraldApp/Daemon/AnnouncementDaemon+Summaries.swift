@@ -67,11 +67,11 @@ extension AnnouncementDaemon {
         switch occasion {
         case .payments:
             // In the place of the oldest payment it says, not ahead of what waited before it.
-            machine.putBack(Entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
+            machine.putBack(Self.entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
                                    item: Queued(request: request, record: summary, summarisesPayments: true)))
             await logCoalesced(entries, into: "summary \(summary.id)")
         case .quietHoursEnded:
-            await enqueue(Entry(id: summary.id, priority: priority, queuedAt: now(),
+            await enqueue(Self.entry(id: summary.id, priority: priority, queuedAt: now(),
                                 item: Queued(request: request, record: summary)))
             await logCoalesced(entries, into: "summary \(summary.id) when quiet hours ended")
         }

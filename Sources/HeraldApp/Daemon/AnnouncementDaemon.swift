@@ -72,6 +72,13 @@ public actor AnnouncementDaemon {
     }
     typealias Entry = AnnouncementQueue<Queued>.Entry
 
+    /// A queue entry for `item`: its sender (source and client) takes turns with others in its
+    /// lane, and a payment goes before texts of the same priority.
+    static func entry(id: String, priority: Priority, queuedAt: Date, item: Queued) -> Entry {
+        Entry(id: id, priority: priority, queuedAt: queuedAt, item: item,
+              sender: "\(item.request.source.rawValue)/\(item.request.client)", isPayment: item.isPayment)
+    }
+
     /// Every decision about the queue: this actor only carries them out.
     var machine: QueueMachine<Queued>
     /// The playback of the current entry, to cancel (fade out) when the machine says so.
@@ -536,7 +543,7 @@ public actor AnnouncementDaemon {
             }
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
-            var entry = Entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
+            var entry = Self.entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
             if let done = row.rooms, !done.isEmpty {
                 // Said (or suppressed) in some rooms before the stop, quiet hours holding it for
                 // the others: only those are left (none, when a reload removed them: it is over).

@@ -33,6 +33,7 @@ struct Turn: Sendable {
                                         language: request.language, voice: request.voice, queuedAt: now)
         record.reminderID = request.reminder?.id
         record.signedBy = request.signedBy
+        record.signatureMAC = request.signatureMAC
         record.requestedRooms = request.rooms
         if case .payment(let amount) = request.body { record.amount = amount }
         return record

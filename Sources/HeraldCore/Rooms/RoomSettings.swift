@@ -53,9 +53,23 @@ public struct RoomSettings: Sendable, Equatable {
     /// - Throws: `Problem` for an empty list or a name that is neither a room nor a group.
     public func expand(_ names: [String]) throws(Problem) -> [Room] {
         guard !names.isEmpty else { throw .empty }
+        // Groups opened with a list of names still to open, not by recursion: a deep chain of
+        // groups cannot run a task's stack out, and each group is opened once.
+        let roomNames = Set(rooms.map(\.name))
         var wanted: Set<String> = [], expanded: Set<String> = []
         for name in names {
-            guard collect(name, into: &wanted, expanded: &expanded) else { throw .unknown(name, known: knownNames) }
+            var pending = [name]
+            while let next = pending.popLast() {
+                if next == Self.allGroup {
+                    wanted = roomNames
+                } else if roomNames.contains(next) {
+                    wanted.insert(next)
+                } else if let group = groups[next] {
+                    if expanded.insert(next).inserted { pending += group }
+                } else {
+                    throw .unknown(next, known: knownNames)
+                }
+            }
         }
         return rooms.filter { wanted.contains($0.name) }
     }
@@ -65,34 +79,83 @@ public struct RoomSettings: Sendable, Equatable {
         try expand(requested ?? roomsByPriority[priority] ?? defaultRooms)
     }
 
-    /// Adds the rooms `name` stands for; false when it is unknown. Each group is opened once, so
-    /// groups sharing members cost no more than their sizes, and a cycle (refused by the config
-    /// check) ends where it closes.
-    private func collect(_ name: String, into wanted: inout Set<String>, expanded: inout Set<String>) -> Bool {
-        if name == Self.allGroup {
-            wanted.formUnion(rooms.map(\.name))
-            return true
+    /// For each group on a circle of groups naming each other (`a: [b]`, `b: [a]`), the circle
+    /// through it, starting with it (`["a", "b"]`); groups on no circle are absent.
+    ///
+    /// Linear in the groups and their members, whatever their shape (a chain of thousands was
+    /// cubic when each group was walked on its own), and without recursion: a deep chain cannot
+    /// run a task's small stack out. Circles are the strongly connected components of more than
+    /// one group (Tarjan's algorithm); the circle through each is then found inside its own component.
+    public func cycles() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for component in Self.components(of: groups) where component.count > 1 {
+            let members = Set(component)
+            for group in component { result[group] = Self.circle(from: group, within: members, groups: groups) }
         }
-        if rooms.contains(where: { $0.name == name }) {
-            wanted.insert(name)
-            return true
-        }
-        guard let group = groups[name] else { return false }
-        guard expanded.insert(name).inserted else { return true }
-        return group.allSatisfy { collect($0, into: &wanted, expanded: &expanded) }
+        return result
     }
 
-    /// The group names on a cycle through `group` (`a: [b]`, `b: [a]`), empty when there is none.
-    public func cycle(through group: String) -> [String] {
-        var done: Set<String> = []
-        func walk(_ name: String, _ path: [String]) -> [String]? {
-            if name == group, !path.isEmpty { return path }
-            guard !path.contains(name), !done.contains(name), let members = groups[name] else { return nil }
-            for member in members { if let found = walk(member, path + [name]) { return found } }
-            // No way back to `group` through here: not worth a second look.
-            done.insert(name)
-            return nil
+    /// Tarjan's strongly connected components of the graph `edges` (names not in it are leaves), iteratively.
+    static func components(of edges: [String: [String]]) -> [[String]] {
+        var index: [String: Int] = [:], low: [String: Int] = [:]
+        var stack: [String] = [], onStack: Set<String> = []
+        var found: [[String]] = []
+        func visit(_ name: String, into work: inout [(name: String, next: Int)]) {
+            index[name] = index.count
+            low[name] = index[name]
+            stack.append(name)
+            onStack.insert(name)
+            work.append((name, 0))
         }
-        return walk(group, []) ?? []
+        for root in edges.keys.sorted() where index[root] == nil {
+            var work: [(name: String, next: Int)] = []
+            visit(root, into: &work)
+            while let (name, next) = work.last {
+                let members = edges[name] ?? []
+                if next < members.count {
+                    work[work.count - 1].next += 1
+                    let member = members[next]
+                    guard edges[member] != nil else { continue }
+                    if index[member] == nil {
+                        visit(member, into: &work)
+                    } else if onStack.contains(member), let memberIndex = index[member] {
+                        low[name] = min(low[name] ?? memberIndex, memberIndex)
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last?.name, let own = low[name] { low[parent] = min(low[parent] ?? own, own) }
+                guard low[name] == index[name] else { continue }
+                var component: [String] = []
+                while let top = stack.popLast() {
+                    onStack.remove(top)
+                    component.append(top)
+                    if top == name { break }
+                }
+                found.append(component)
+            }
+        }
+        return found
+    }
+
+    /// The shortest circle from `group` back to it through `members` (breadth first).
+    static func circle(from group: String, within members: Set<String>, groups: [String: [String]]) -> [String] {
+        var cameFrom: [String: String] = [:]
+        var frontier = [group], position = 0
+        while position < frontier.count {
+            let name = frontier[position]
+            position += 1
+            for member in groups[name] ?? [] where members.contains(member) {
+                if member == group {
+                    var path = [name]
+                    while let previous = cameFrom[path[0]] { path.insert(previous, at: 0) }
+                    return path
+                }
+                guard cameFrom[member] == nil, member != group else { continue }
+                cameFrom[member] = name
+                frontier.append(member)
+            }
+        }
+        return [group]
     }
 }
