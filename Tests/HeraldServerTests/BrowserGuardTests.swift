@@ -128,11 +128,20 @@ struct BrowserGuardTests {
 
     @Test func withoutTokensEachAddressIsRateLimited() async throws {
         try await withServer({ $0.ratePerMinute = 5 }) { port in
+            // Refused as malformed, 700 requests spend nothing (issue 42: they used up the
+            // till's allowance): every one is answered 400, and the till's payment still gets in.
+            var refused: [Int: Int] = [:]
+            for index in 0..<700 {
+                let body = index.isMultiple(of: 2) ? "{}" : "{"
+                refused[try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json"], body: body).0, default: 0] += 1
+            }
+            #expect(refused == [400: 700], "\(refused)")
             var statuses: [Int] = []
             for _ in 0..<7 {
-                statuses.append(try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json"], body: "{").0)
+                statuses.append(try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json"],
+                                                    body: #"{"payment": {"amount": "1.00"}}"#).0)
             }
-            #expect(statuses.prefix(5).allSatisfy { $0 == 400 }, "the first five are answered: \(statuses)")
+            #expect(statuses.prefix(5).allSatisfy { $0 == 202 }, "the first five are accepted: \(statuses)")
             #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "then 429: \(statuses)")
             let (_, answer) = try await Self.send(port, "POST", "/v1/queue/pause")
             #expect(answer.contains("api.rate_per_minute"), "\(answer)")

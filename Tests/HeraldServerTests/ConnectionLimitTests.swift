@@ -1,6 +1,6 @@
 import Foundation
 import HeraldConfig
-import HeraldServer
+@testable import HeraldServer
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -92,6 +92,38 @@ struct ConnectionLimitTests {
             var closed = 0
             for connection in idle.suffix(20) where await connection.readUntilClosed(seconds: 4) != nil { closed += 1 }
             #expect(closed == 20, "the idle connections were closed")
+        }
+    }
+
+    /// 64 admin pages' event streams from one address (issue 42: they took every connection slot
+    /// of loopback, and every other local client was closed unanswered). Streams past their own
+    /// cap are answered 429; health and a payment from the same address are answered; a stream
+    /// its client closes cleanly is closed at once.
+    @Test func eventStreamsNeverTakeTheSlotsOfRequests() async throws {
+        try await withServer { port in
+            var streams: [RawConnection] = []
+            for _ in 0..<64 {
+                let stream = try RawConnection(port: port)
+                stream.send("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                streams.append(stream)
+            }
+            var refused = 0
+            for stream in streams where await stream.readUntilClosed(seconds: 0.3)?.hasPrefix("HTTP/1.1 429") == true { refused += 1 }
+            #expect(refused == 64 - ClientConnections.streamsPerClient, "streams past the cap are refused, the rest stay open")
+            let health = try RawConnection(port: port)
+            health.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let healthy = await health.readUntilClosed(seconds: 5)
+            #expect(healthy?.hasPrefix("HTTP/1.1 200") == true, "\(healthy ?? "nothing in 5 s")")
+            let till = try RawConnection(port: port)
+            let body = #"{"payment": {"amount": "12.50"}}"#
+            till.send("POST /v1/announcements HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            let accepted = await till.readUntilClosed(seconds: 5)
+            #expect(accepted?.hasPrefix("HTTP/1.1 202") == true, "\(accepted ?? "nothing in 5 s")")
+            // A page closed: its stream's client shuts its side; the server closes at once, not at the
+            // stream's next write.
+            let open = try #require(streams.first)
+            shutdown(open.descriptor, Int32(SHUT_WR))
+            #expect(await open.readUntilClosed(seconds: 1) != nil, "the half-closed stream was closed within a second")
         }
     }
 
