@@ -60,6 +60,7 @@ struct ConfigValues {
         readAPI(into: &result.api)
         result.mqtt = mqtt()
         result.fleet = fleet()
+        result.secretFiles = secretFiles(result)
         if layout.listItems["audio_url.allow_hosts"] != nil {
             result.audioURL.allowHosts = (reader.stringArray(forKey: configKey("audio_url.allow_hosts")) ?? [])
                 .map { $0.lowercased() }.filter { !$0.isEmpty }

@@ -32,6 +32,9 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var quietHours = QuietHours()
     /// `rooms:` and `groups:` as the file gives them; nil when it names no rooms.
     public var configuredRooms: RoomSettings?
+    /// The files holding its tokens, secrets and passwords (`SecretFile.exposed` names those
+    /// other accounts can read: `config check`, `doctor` and `serve` warn about them).
+    public var secretFiles: [SecretFile] = []
 
     /// The rooms of the house: the configured ones, else the one room `default` on `sink:` (or
     /// the server's default sink) with the house's safeguard, as before rooms existed.

@@ -30,6 +30,7 @@ extension Herald {
                         file: path, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
                     let safeguard = configuration.safeguard
                     print("\(path): OK")
+                    for exposure in SecretFile.exposed(configuration.secretFiles) { print("  warning: \(exposure)") }
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
                     if let rooms = configuration.configuredRooms {
                         for room in rooms.rooms {

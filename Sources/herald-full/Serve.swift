@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import HeraldApp
+import HeraldConfig
 import HeraldMQTT
 import HeraldServer
 import Hummingbird
@@ -32,6 +33,7 @@ extension Herald {
             _ = MetricsExporter.shared
             HeraldMetrics.start(version: Herald.version)
             var context = try await options.makeContext(logger: logger, tolerant: true)
+            for exposure in SecretFile.exposed(context.configuration.secretFiles) { logger.warning("\(exposure)") }
             // One HTTP client for what the daemon fetches and posts (audio_url, escalations), shut
             // down once every service has stopped.
             let connectTimeout = Duration.milliseconds(context.configuration.audioURL.connectTimeoutMilliseconds)

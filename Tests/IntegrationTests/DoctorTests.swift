@@ -41,6 +41,37 @@ extension OnTheTestSink {
         #expect(human.stdout.hasSuffix("speech would be heard (1 warning)\n"), "\(human.stdout)")
     }
 
+    /// Issue 42: a config holding tokens, and a signing secret's file, that other accounts can
+    /// read are named by `config check` (still OK), `doctor` and `serve`, with the chmod; once
+    /// closed, doctor says so.
+    @Test func secretsOtherAccountsCanReadAreNamedWithTheChmod() throws {
+        try SoundServer.setSink(volumes: ["60%"], muted: false)
+        let harness = try HeraldHarness(extraConfig: """
+            api:
+              tokens:
+                till-token-0000000001: announce
+              signing_secrets:
+                till_file: till.secret
+            """)
+        let secret = harness.folder + "/till.secret"
+        try "5d41402abc4b2a76b9719d911017c592\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o644)
+        chmod(harness.configPath, 0o640)
+        let check = try harness.herald(["config", "check", harness.configPath])
+        #expect(check.status == 0, "a warning, not an error: \(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("warning: \(harness.configPath) (mode 0640) holds api.tokens"), "\(check.stdout)")
+        #expect(check.stdout.contains("warning: \(secret) (mode 0644) holds api.signing_secrets.till_file, and every account"), "\(check.stdout)")
+        #expect(check.stdout.contains("chmod 600 \(secret)"), "\(check.stdout)")
+        let report = try doctor(harness, ["--no-tone"])
+        let secrets = try #require(report.checks["secrets"], "\(report.text)")
+        #expect(secrets["level"] as? String == "warning", "\(secrets)")
+        #expect((secrets["action"] as? String) == "chmod 600 \(harness.configPath) \(secret)", "\(secrets)")
+        chmod(secret, 0o600)
+        chmod(harness.configPath, 0o600)
+        #expect(try doctor(harness, ["--no-tone"]).checks["secrets"]?["level"] as? String == "ok")
+        #expect(!(try harness.herald(["config", "check", harness.configPath]).stdout.contains("warning:")))
+    }
+
     @Test func aMutedSinkIsAWarningWhenHeraldUnmutesItAndAProblemWhenItRespectsTheMute() throws {
         try SoundServer.setSink(volumes: ["60%"], muted: true)
         defer { try? SoundServer.setSink(volumes: ["60%"], muted: false) }

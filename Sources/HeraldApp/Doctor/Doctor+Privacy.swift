@@ -1,4 +1,5 @@
 import Foundation
+import HeraldConfig
 import RuntimePaths
 
 extension Doctor {
@@ -30,6 +31,19 @@ extension Doctor {
         return DoctorFinding("privacy", .warning,
                              "other accounts on this machine can open \(named): the payment log and what was said are for this user only",
                              action: commands.joined(separator: "; ") + " (unless they are shared on purpose)")
+    }
+
+    /// The files holding the config's tokens, secrets and passwords, when other accounts can read
+    /// one: nil when the config holds none.
+    func secretsCheck() -> DoctorFinding? {
+        let files = context.configuration.secretFiles
+        guard !files.isEmpty else { return nil }
+        let exposed = SecretFile.exposed(files)
+        guard !exposed.isEmpty else {
+            return DoctorFinding("secrets", .ok, "only this user can read \(files.map(\.path).joined(separator: ", ")) (tokens, secrets, passwords)")
+        }
+        return DoctorFinding("secrets", .warning, exposed.map(\.description).joined(separator: "; "),
+                             action: "chmod 600 " + exposed.map { Self.shellQuoted($0.file.path) }.joined(separator: " "))
     }
 
     /// `0755`: a mode as chmod and ls write it.

@@ -27,6 +27,7 @@ public struct Doctor: Sendable {
         findings.append(await databaseCheck())
         findings.append(diskCheck())
         findings.append(privacyCheck())
+        if let secrets = secretsCheck() { findings.append(secrets) }
         findings += await speechChecks()
         findings.append(timeZoneCheck())
         return findings
