@@ -12,8 +12,8 @@ import UnixSignals
 ///
 /// The file is read and checked on a thread of its own, never on the cooperative pool (two
 /// threads on two cores: a long check there would hold up the API and the queue), and the wait
-/// for it ends at shutdown: SIGTERM is never held up by a reload. Reload requests that arrive
-/// while one runs collapse into one more reload, which reads the file as it is then.
+/// for it ends at shutdown: SIGTERM is never held up by a reload. A reload request that arrives
+/// while one is still reading supersedes it: the file is read again as it is then.
 ///
 /// Why not swift-configuration's `ReloadingFileProvider`: it swaps in each new snapshot of the file
 /// by itself, value by value, while Herald must check the whole file (every key, every reminder,
@@ -47,13 +47,21 @@ struct ConfigReloader: Service {
                 }
             }
             group.addTask {
+                // A newer request supersedes a reload still reading the old file: its wait ends
+                // at once (its thread's bounded check finishes and is dropped), and the file is
+                // read as it is now. One reload at a time takes effect.
+                var running: Task<Void, Never>?
                 for await reason in reloads.stream.cancelOnGracefulShutdown() {
                     guard let file else {
                         logger.notice("\(reason): no config file, the built-in defaults stay in force")
                         continue
                     }
-                    await reload(file: file, reason: reason)
+                    running?.cancel()
+                    await running?.value
+                    running = Task { await reload(file: file, reason: reason) }
                 }
+                running?.cancel()
+                await running?.value
             }
             try? await gracefulShutdown()
             reloads.continuation.finish()
@@ -74,7 +82,7 @@ struct ConfigReloader: Service {
             await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
         } catch is CancellationError {
-            logger.notice("config reload after \(reason) abandoned: the daemon is stopping")
+            logger.notice("config reload after \(reason) abandoned: a newer reload, or the daemon's stop, came first")
         } catch {
             logger.error("config reload after \(reason) failed; the old config keeps running: \(error)")
         }

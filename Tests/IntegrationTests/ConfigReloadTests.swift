@@ -80,5 +80,33 @@ extension OnTheTestSink {
         }
         #expect(statuses.last == 400, "the good config was not applied: \(statuses)")
     }
+
+    /// Issue 42: a 47 KB config of 2,000 chained groups, sent by SIGHUP, burned a core for 23 s
+    /// and held up the next good reload. Now it is checked at once, applied, and the next one
+    /// follows within a second.
+    @Test func aChainOfGroupsOnReloadCostsLittleAndTheNextReloadFollows() throws {
+        let (harness, port) = try HeraldHarness.listening()
+        let daemon = try Daemon(harness, port: port)
+        defer { _ = Self.stop(daemon) }
+        let original = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        var chain = "\nrooms:\n  kitchen: {sink: \(SoundServer.sink)}\ngroups:\n  g0: [kitchen]\n"
+        for index in 1..<2_000 { chain += "  g\(index): [g\(index - 1)]\n" }
+        try (original + chain + "defaults:\n  rooms: [g1999]\n").write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        let before = try Self.cpuTime(daemon.process.processIdentifier)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let listen = "  listen: 127.0.0.1:\(port)"
+        try (original.replacingOccurrences(of: listen, with: listen + "\n  max_text_chars: 10") + chain)
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let long = #"{"text": "A text longer than ten characters"}"#
+        var statuses: [Int] = []
+        for _ in 0..<10 where statuses.last != 400 {
+            usleep(200_000)
+            statuses.append(try daemon.post("/v1/announcements", long).0)
+        }
+        #expect(statuses.last == 400 && statuses.count <= 5, "the second reload took effect within a second: \(statuses)")
+        let used = try Self.cpuTime(daemon.process.processIdentifier) - before
+        #expect(used < .milliseconds(1500), "two reloads of 2,000 chained groups burned \(used) of CPU")
+    }
 }
 }
