@@ -69,7 +69,7 @@ public struct AnnouncementIntake: Sendable {
     public func refusePaymentWording(_ text: String, trusted: Bool, via: String) throws {
         let configuration = live.value.configuration
         guard !trusted, configuration.api.requireSignature.contains(.payment),
-              let template = PaymentWording(overrides: configuration.speech.phraseOverrides).template(saidBy: text) else { return }
+              let template = PaymentWording.cached(overrides: configuration.speech.phraseOverrides).template(saidBy: text) else { return }
         throw refusal(.paymentWording(template: template), via: via)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Synchronization
 
 /// The words Herald says a payment with, in every language it has a phrase table for (and the
 /// config's `speech.phrases`), so a text that says them can be told from any other text.
@@ -36,6 +37,19 @@ public struct PaymentWording: Sendable {
         }
         self.clauses = clauses
     }
+
+    /// The wording for `overrides`, made once while they stay the same (a reload that changes
+    /// `speech.phrases` makes it again): folding every table's phrases costs more than a check.
+    public static func cached(overrides: [String: [PhraseKey: String]]) -> PaymentWording {
+        last.withLock { last in
+            if let last, last.overrides == overrides { return last.wording }
+            let wording = PaymentWording(overrides: overrides)
+            last = (overrides, wording)
+            return wording
+        }
+    }
+
+    private static let last = Mutex<(overrides: [String: [PhraseKey: String]], wording: PaymentWording)?>(nil)
 
     /// The payment template whose words `text` says, or nil when it says none.
     public func template(saidBy text: String) -> String? {
