@@ -23,7 +23,13 @@ final class MainloopLock: @unchecked Sendable {
     }
 
     /// Runs `body` with the mainloop lock held.
+    ///
+    /// On the mainloop thread itself (a callback, or something a callback set off: the last
+    /// reference to an object dropped there, an `AsyncStream`'s termination handler run by
+    /// `finish()`), libpulse holds the lock already, and taking it again aborts the process
+    /// (`thread-mainloop.c: pa_threaded_mainloop_lock: !in_worker(m)`): `body` runs as it is.
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 { return try body() }
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         #if DEBUG

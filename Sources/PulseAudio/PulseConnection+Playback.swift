@@ -76,14 +76,21 @@ extension PulseConnection {
     private func run(_ playback: PulsePlayback, format: AudioFormat, sinkName: String, mediaRole: String,
                      length: Int?, fadeMilliseconds: Int) async throws -> PlaybackReport {
         let watchdog = Task { [weak self] in
-            // A finished clip has a known length; a stream gets a generous bound. Time spent
-            // paused does not count.
-            let limit = Duration.milliseconds(length ?? 60_000) + (self?.requestTimeout ?? .zero) + .seconds(2)
+            // The end is due once all the audio received so far has had time to play, counted
+            // from the start or from when its last part came (a synthesizer slower than speech),
+            // plus a margin: a sentence of any length plays to its end, and one whose producer
+            // stalls, or a stream the server stopped playing, is failed a margin after its audio
+            // ran out. Time spent paused does not count. (A fixed 60 s bound failed a streamed
+            // 1,500-character sentence at 67 s.)
+            let margin = (self?.requestTimeout ?? .zero) + .seconds(2)
+            let bytesPerSecond = Double(format.sampleRate * format.channelCount * MemoryLayout<Float>.size)
             let started = ContinuousClock.now
             while let self {
-                let deadline = started + limit + self.withLock { playback.pausedSoFar }
+                let (received, lastInput, paused) = self.withLock { (playback.receivedByteCount, playback.lastInputAt, playback.pausedSoFar) }
+                let audio = length.map { Duration.milliseconds($0) } ?? .seconds(Double(received) / max(1, bytesPerSecond))
+                let deadline = max(started + audio, lastInput ?? started) + margin + paused
                 if ContinuousClock.now >= deadline {
-                    self.withLock { playback.finish(.timedOut("playback did not finish within \(limit)")) }
+                    self.withLock { playback.finish(.timedOut("playback did not end \(margin) after its \(audio) of audio")) }
                     return
                 }
                 guard (try? await Task.sleep(until: deadline)) != nil else { return }

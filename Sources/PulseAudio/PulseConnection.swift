@@ -66,16 +66,36 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     deinit {
-        withLock {
+        let (lock, context, warm) = (lock, context, warmStream)
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
+            // The last reference was dropped on the mainloop thread (by something a callback set
+            // off, as the "connection ended" callback does when it finishes the event streams).
+            // A mainloop cannot be stopped or freed from its own thread: that is done on another
+            // one, once this callback has returned. The callbacks that would reach this object
+            // are cleared now, while libpulse holds the lock here.
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_set_subscribe_callback(context, nil, nil)
+            // Handed to one thread, which touches it only with the mainloop lock held.
+            nonisolated(unsafe) let context = context
+            Thread.detachNewThread { Self.tearDown(lock: lock, context: context, warmStream: warm) }
+        } else {
+            Self.tearDown(lock: lock, context: context, warmStream: warm)
+        }
+        for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
+    }
+
+    /// Disconnects and frees the context, stops and frees the mainloop: from any thread but the
+    /// mainloop's.
+    private static func tearDown(lock: MainloopLock, context: OpaquePointer, warmStream: WarmStream?) {
+        lock.withLock {
             warmStream?.close()
             pa_context_set_state_callback(context, nil, nil)
             pa_context_set_subscribe_callback(context, nil, nil)
             pa_context_disconnect(context)
             pa_context_unref(context)
         }
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
-        for continuation in subscribers.withLock({ $0.values }) { continuation.finish() }
+        pa_threaded_mainloop_stop(lock.mainloop)
+        pa_threaded_mainloop_free(lock.mainloop)
     }
 
     private func connect(server: String?) async throws {

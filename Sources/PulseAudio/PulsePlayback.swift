@@ -14,6 +14,10 @@ final class PulsePlayback: @unchecked Sendable {
     private var offset = 0
     /// True once the producer has delivered its last chunk.
     private var inputFinished = false
+    /// How many bytes of input were received in all, and when the last of it (or its end) came:
+    /// what the watchdog's deadline follows (`PulseConnection.run`).
+    private(set) var receivedByteCount = 0
+    private(set) var lastInputAt: ContinuousClock.Instant?
     private var draining = false
     /// Kept so `tearDown` can cancel it: its callback must never run after this object is gone.
     private var drainOperation: OpaquePointer?
@@ -208,6 +212,8 @@ final class PulsePlayback: @unchecked Sendable {
     func append(_ samples: [Float]) {
         lock.assertLocked()
         samples.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        receivedByteCount += samples.count * MemoryLayout<Float>.size
+        lastInputAt = .now
         writeWhatFits()
     }
 
@@ -215,6 +221,7 @@ final class PulsePlayback: @unchecked Sendable {
     func finishInput() {
         lock.assertLocked()
         inputFinished = true
+        lastInputAt = .now
         writeWhatFits()
     }
 

@@ -25,11 +25,15 @@ extension OnTheTestSink.MQTTTests {
     /// Starts the daemon and waits for its MQTT link, reading the status with the admin token.
     func startSigning(_ hub: (harness: HeraldHarness, port: Int, name: String)) throws -> Daemon {
         let daemon = try Daemon(hub.harness, port: hub.port)
+        // Stopped when the link never connects: a daemon left behind would outlive the test run.
+        var connected = false
+        defer { if !connected { daemon.stop() } }
         try SoundServer.waitFor("the MQTT link to connect", timeout: 15) {
             let (_, data, _) = Daemon.rawRequest("GET", daemon.base + "/v1/status", headers: ["Authorization": "Bearer \(Self.adminToken)"])
             let status = data.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
             return (status?["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
+        connected = true
         return daemon
     }
 

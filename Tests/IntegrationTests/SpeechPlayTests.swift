@@ -37,6 +37,36 @@ extension OnTheTestSink {
         print("figures: say heard for \(first.span) s synthesized, \(second.span) s cached; onset \(first.row["onset_latency_milliseconds"] ?? "?") ms then \(second.row["onset_latency_milliseconds"] ?? "?") ms")
     }
 
+    /// Issue 44: a streamed sentence had a fixed 60 s bound (67 s with its margins), and a long
+    /// text failed mid-way with "playback did not finish". With `api.max_text_chars` raised, a
+    /// 3,000-character sentence (no comma or full stop: one clause, streamed) at a fast rate,
+    /// about 87 s of speech, is said to its end.
+    @Test func aThreeThousandCharacterSentenceIsSaidToItsEnd() throws {
+        let words = ["the", "shop", "will", "close", "early", "today", "because", "of", "holiday", "please", "collect",
+                     "your", "orders", "before", "five", "and", "deliveries", "resume", "on", "monday", "morning"]
+        var text = ""
+        var index = 0
+        while text.count < 3_000 {
+            text += (text.isEmpty ? "" : " ") + words[(index * 7 + index / 3) % words.count]
+            index += 1
+        }
+        text = String(text.prefix(3_000))
+        let (harness, port) = try HeraldHarness.listening("  max_text_chars: 5000\nspeech:\n  rate: 300\n")
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        let monitor = try MonitorRecording()
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"text": "\#(text)"}"#)
+        usleep(200_000)
+        monitor.stop()
+        #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
+        let heard = try #require(monitor.soundSpan(), "nothing heard on the monitor")
+        let span = heard.end - heard.start
+        #expect(span > 70, "heard for \(span) s, past the old 67 s bound")
+        let duration = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
+        #expect(abs(duration - span) < 3, "logged \(duration) s, heard \(span) s")
+        print("figures: a 3,000-character sentence heard for \(span) s")
+    }
+
     @Test(arguments: [("25.30", "USD", "en"), ("1002.05", "CNY", "zh")])
     func aPaymentFromThePackIsHeardForTheLengthOfItsClips(amount: String, currency: String, language: String) throws {
         let harness = try HeraldHarness()
