@@ -136,18 +136,37 @@ public final class HubSimulator: Sendable {
     }
 
     /// Beats every `interval` and publishes events at the planned rate until cancelled.
+    ///
+    /// A broker that goes away does not end it: publishing pauses while the connection is down
+    /// and, once it is back, every hub beats again at once (a broker restarted without its
+    /// retained messages would otherwise list no hub until the next interval), and the events
+    /// owed meanwhile go out. It used to stop at the first failed publish, reconnect, and publish
+    /// nothing more, so consoles rightly called every simulated hub offline.
     public func run() async throws {
         var next = ContinuousClock.now
         var sent = 0
+        var wasConnected = true
         let started = ContinuousClock.now
         while !Task.isCancelled {
-            if ContinuousClock.now >= next {
-                try beat()
-                next = .now + plan.interval
-            }
-            if plan.eventsPerSecond > 0 {
-                let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
-                if due > sent { sent += try publishEvents(due - sent, startingAt: sent) }
+            let connected = client.isConnected
+            if connected && !wasConnected { next = .now }
+            wasConnected = connected
+            if connected {
+                do {
+                    if ContinuousClock.now >= next {
+                        try beat()
+                        next = .now + plan.interval
+                    }
+                    if plan.eventsPerSecond > 0 {
+                        let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
+                        let before = eventsPublished
+                        defer { sent += eventsPublished - before }
+                        if due > sent { try publishEvents(due - sent, startingAt: sent) }
+                    }
+                } catch {
+                    // The connection dropped under a publish: what did not go out goes once it is back.
+                    wasConnected = false
+                }
             }
             try? await Task.sleep(for: .milliseconds(100))
         }
