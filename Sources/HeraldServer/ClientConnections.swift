@@ -180,10 +180,17 @@ final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    /// `/v1/events`, with or without a query.
-    static func isEventStream(_ path: String?) -> Bool {
-        guard let path else { return false }
-        return path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/v1/events"
+    /// `/v1/events` as the router matches it: with or without a query, a trailing or doubled
+    /// slash, or in absolute form (`http://host/v1/events`). A spelling the router serves as the
+    /// stream but this did not count as one would hold a request slot for good.
+    static func isEventStream(_ target: String?) -> Bool {
+        guard var path = target?.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) else {
+            return false
+        }
+        if let scheme = path.range(of: "://") {
+            path = path[scheme.upperBound...].firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
+        }
+        return path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) } == ["v1", "events"]
     }
 
     /// Answers 429 and closes: the address holds its event streams already.

@@ -192,9 +192,19 @@ public struct HeraldAPI: Sendable {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")
         }
         let kind = SignedKind(request.body)
-        if !trusted && context.configuration.api.requireSignature.contains(kind) {
+        let required = context.configuration.api.requireSignature
+        if !trusted && required.contains(kind) {
             throw APIError(.forbidden, field: "id",
                            "\(kind.rawValue) announcements must be signed (api.require_signature), and a replay would be unsigned; send it again from its sender, or use herald on this machine")
+                .counted(as: .signature)
+        }
+        // A text the backend signed (a payment's words said as text), or one that says a payment
+        // (a summary of payments is logged as text): replayed unsigned, it would be a payment no
+        // backend sent.
+        if !trusted && required.contains(.payment), case .text(let text) = request.body,
+           record.signedBy != nil || PaymentWording.cached(overrides: context.configuration.speech.phraseOverrides).template(saidBy: text) != nil {
+            throw APIError(.forbidden, field: "id",
+                           "this announcement says a payment's words (or was signed), and payments must be signed (api.require_signature): a replay would be unsigned; send it again from its sender, or use herald on this machine")
                 .counted(as: .signature)
         }
         request.requestID = nil

@@ -31,6 +31,7 @@ extension PulseConnection {
         let playbacks = sinkNames.map { _ in
             let playback = PulsePlayback(lock: lock)
             playback.gate = gate
+            playback.inputBytesPerSecond = Double(audio.format.sampleRate * audio.format.channelCount * MemoryLayout<Float>.size)
             return playback
         }
         withLock {
@@ -62,7 +63,7 @@ extension PulseConnection {
                 group.addTask {
                     (index, await Result(catchingAsync: {
                         try await self.run(playback, format: audio.format, sinkName: sinkName, mediaRole: mediaRole,
-                                           length: audio.knownDurationMilliseconds, fadeMilliseconds: fadeMilliseconds)
+                                           fadeMilliseconds: fadeMilliseconds)
                     }))
                 }
             }
@@ -74,23 +75,23 @@ extension PulseConnection {
 
     /// One sink's stream, from its start to the last sample heard; its input is given by the caller.
     private func run(_ playback: PulsePlayback, format: AudioFormat, sinkName: String, mediaRole: String,
-                     length: Int?, fadeMilliseconds: Int) async throws -> PlaybackReport {
+                     fadeMilliseconds: Int) async throws -> PlaybackReport {
         let watchdog = Task { [weak self] in
-            // The end is due once all the audio received so far has had time to play, counted
-            // from the start or from when its last part came (a synthesizer slower than speech),
-            // plus a margin: a sentence of any length plays to its end, and one whose producer
-            // stalls, or a stream the server stopped playing, is failed a margin after its audio
-            // ran out. Time spent paused does not count. (A fixed 60 s bound failed a streamed
-            // 1,500-character sentence at 67 s.)
+            // The end is due once the audio received so far has had time to play (each part from
+            // when it came, or from the end of the one before), plus a margin: a sentence of any
+            // length plays to its end, and a stream the server stopped playing fails a margin
+            // after its audio. A producer still to send its first part gets a minute (a cold
+            // synthesizer); one between two parts, 30 s more (the next clause being made). Time
+            // spent paused does not count. (A fixed 60 s bound failed a 1,500-character sentence.)
             let margin = (self?.requestTimeout ?? .zero) + .seconds(2)
-            let bytesPerSecond = Double(format.sampleRate * format.channelCount * MemoryLayout<Float>.size)
             let started = ContinuousClock.now
             while let self {
-                let (received, lastInput, paused) = self.withLock { (playback.receivedByteCount, playback.lastInputAt, playback.pausedSoFar) }
-                let audio = length.map { Duration.milliseconds($0) } ?? .seconds(Double(received) / max(1, bytesPerSecond))
-                let deadline = max(started + audio, lastInput ?? started) + margin + paused
+                let (expectedEnd, ended, paused) = self.withLock { (playback.expectedInputEnd, playback.inputEnded, playback.pausedSoFar) }
+                var deadline = (expectedEnd ?? started + .seconds(60)) + margin + paused
+                if expectedEnd != nil && !ended { deadline += .seconds(30) }
                 if ContinuousClock.now >= deadline {
-                    self.withLock { playback.finish(.timedOut("playback did not end \(margin) after its \(audio) of audio")) }
+                    let heard = (expectedEnd ?? started) - started
+                    self.withLock { playback.finish(.timedOut("playback did not end \(margin) after the \(heard) its audio needed")) }
                     return
                 }
                 guard (try? await Task.sleep(until: deadline)) != nil else { return }

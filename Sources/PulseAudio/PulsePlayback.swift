@@ -14,10 +14,14 @@ final class PulsePlayback: @unchecked Sendable {
     private var offset = 0
     /// True once the producer has delivered its last chunk.
     private var inputFinished = false
-    /// How many bytes of input were received in all, and when the last of it (or its end) came:
-    /// what the watchdog's deadline follows (`PulseConnection.run`).
-    private(set) var receivedByteCount = 0
-    private(set) var lastInputAt: ContinuousClock.Instant?
+    /// The input's bytes per second (its format's; set by `PulseConnection.play`).
+    var inputBytesPerSecond = 0.0
+    /// When the input received so far would have played out, had each part started playing when
+    /// it came or when the one before it ended, whichever is later: what the watchdog's deadline
+    /// follows (`PulseConnection.run`). Nil until the first part.
+    private(set) var expectedInputEnd: ContinuousClock.Instant?
+    /// True once the producer has delivered its last chunk.
+    var inputEnded: Bool { inputFinished }
     private var draining = false
     /// Kept so `tearDown` can cancel it: its callback must never run after this object is gone.
     private var drainOperation: OpaquePointer?
@@ -212,8 +216,9 @@ final class PulsePlayback: @unchecked Sendable {
     func append(_ samples: [Float]) {
         lock.assertLocked()
         samples.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        receivedByteCount += samples.count * MemoryLayout<Float>.size
-        lastInputAt = .now
+        let now = ContinuousClock.now
+        let seconds = Double(samples.count * MemoryLayout<Float>.size) / max(1, inputBytesPerSecond)
+        expectedInputEnd = max(expectedInputEnd ?? now, now) + .seconds(seconds)
         writeWhatFits()
     }
 
@@ -221,7 +226,6 @@ final class PulsePlayback: @unchecked Sendable {
     func finishInput() {
         lock.assertLocked()
         inputFinished = true
-        lastInputAt = .now
         writeWhatFits()
     }
 

@@ -26,12 +26,15 @@ struct Faults: Sendable {
     let deadline: Date
     /// The state folder is a tmpfs of its own (the soak runs as root): the disk can be filled.
     let canFillDisk: Bool
+    /// Seconds between two faults: 8 to 25 by default; one every 30 minutes in `--few-faults`
+    /// mode, so a daemon lives long enough for its memory to be watched over hours.
+    var spacing: ClosedRange<Double> = 8...25
 
     func run(random: inout SeededRandom) async {
         var kinds = Kind.allCases.filter { canFillDisk || ($0 != .diskFull && $0 != .diskFullCrash) }
         var turn = 0
         while true {
-            try? await Task.sleep(for: .seconds(random: 8...25, using: &random))
+            try? await Task.sleep(for: .seconds(random: spacing, using: &random))
             guard Date() < deadline.addingTimeInterval(-20) else { return }
             if turn % kinds.count == 0 { kinds.shuffle(using: &random) }
             let kind = kinds[turn % kinds.count]

@@ -10,7 +10,7 @@ enum Soak {
 
     /// Prints the table; returns the number of violations.
     static func report(_ findings: Checker.Findings, history: History, heard: Int, aimedKills: [Double], idleChecks: Int, minutes: Double,
-                       seed: UInt64, rooms: Bool, folder: String, finalCheckDone: Bool) -> Int {
+                       seed: UInt64, rooms: Bool, fewFaults: Bool = false, folder: String, finalCheckDone: Bool) -> Int {
         let faults = history.with { $0.faults }
         let (changes, leftChanged, healthFailures, healthChecks, samples) = history.with {
             ($0.userChanges, $0.leftChanged, $0.healthFailures, $0.healthChecks, $0.resources)
@@ -33,6 +33,7 @@ enum Soak {
             outcomes of the accepted: \(outcomes); \(heard) stretches of sound heard on the monitors;
             \(findings.plays) plays seen on the event stream, \(findings.playsAgain) of them an announcement begun again
             """)
+        say(memoryTable(samples))
         if !aimedKills.isEmpty {
             let sorted = aimedKills.sorted()
             let window = sorted.filter { $0 >= -15 && $0 <= 70 }.count
@@ -49,12 +50,32 @@ enum Soak {
             say("no violation")
         } else {
             for problem in problems.prefix(60) { say("VIOLATION \(problem)") }
-            say("\(problems.count) violations; replay with: scripts/soak.sh --minutes \(minutes.rounded(.up)) --seed \(seed)\(rooms ? " --rooms" : "") (logs kept in \(folder))")
+            say("\(problems.count) violations; replay with: scripts/soak.sh --minutes \(minutes.rounded(.up)) --seed \(seed)\(rooms ? " --rooms" : "")\(fewFaults ? " --few-faults" : "") (logs kept in \(folder))")
         }
         return problems.count
     }
 
-    /// Memory or descriptors that grew within one daemon's life of 10 minutes or more.
+    /// Each daemon process's RSS against its age: at 1, 5, 30, 60 and 120 minutes (when it lived
+    /// that long) and at its end.
+    static func memoryTable(_ samples: [(at: Date, pid: Int32, rssMB: Double, fds: Int)]) -> String {
+        let ages: [Double] = [1, 5, 30, 60, 120]
+        var lines = ["\n| daemon | lived | " + ages.map { "RSS at \(Int($0)) min" }.joined(separator: " | ") + " | RSS at its end |",
+                     "|---|---|" + String(repeating: "---|", count: ages.count + 1)]
+        for life in Dictionary(grouping: samples, by: \.pid).values.sorted(by: { $0[0].at < $1[0].at }) {
+            guard let last = life.last else { continue }
+            let born = life[0].at
+            let cells = ages.map { age in
+                life.first { $0.at.timeIntervalSince(born) >= age * 60 }.map { String(format: "%.1f MB", $0.rssMB) } ?? "-"
+            }
+            lines.append(String(format: "| %d | %.1f min | ", last.pid, last.at.timeIntervalSince(born) / 60)
+                         + cells.joined(separator: " | ") + String(format: " | %.1f MB |", last.rssMB))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Memory or descriptors that grew within one daemon's life of 10 minutes or more; and, for a
+    /// life of 40 minutes or more, RSS that still grew after its first 30 minutes by more than
+    /// 15% + 8 MB (a daemon warms its caches in its first minutes, then should stay level).
     static func resourceGrowth(_ samples: [(at: Date, pid: Int32, rssMB: Double, fds: Int)]) -> [String] {
         var problems: [String] = []
         for (pid, life) in Dictionary(grouping: samples, by: \.pid) {
@@ -63,6 +84,10 @@ enum Soak {
             if last.fds > first.fds + 20 { problems.append("daemon \(pid): file descriptors \(first.fds) -> \(last.fds)") }
             if last.rssMB > first.rssMB * 1.5 + 10 {
                 problems.append("daemon \(pid): RSS \(String(format: "%.1f -> %.1f", first.rssMB, last.rssMB)) MB")
+            }
+            if let settled = life.first(where: { $0.at.timeIntervalSince(life[0].at) >= 1800 }),
+               last.at.timeIntervalSince(life[0].at) >= 2400, last.rssMB > settled.rssMB * 1.15 + 8 {
+                problems.append("daemon \(pid): RSS still grew after 30 minutes, \(String(format: "%.1f -> %.1f", settled.rssMB, last.rssMB)) MB")
             }
         }
         return problems

@@ -13,6 +13,9 @@ let minutes = option("--minutes").flatMap(Double.init) ?? 3
 let seed = option("--seed").flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
 /// Three rooms, one per sink: every announcement is said in several at once.
 let rooms = arguments.contains("--rooms")
+/// One fault every 30 minutes instead of every 8 to 25 s: a soak of hours, to watch a daemon's
+/// memory as it ages (the report's RSS table, and a violation for growth after 30 minutes).
+let fewFaults = arguments.contains("--few-faults")
 guard let binary = ProcessInfo.processInfo.environment["HERALD_BIN"] else {
     say("herald-soak: run me through scripts/soak.sh (it sets HERALD_BIN)")
     exit(2)
@@ -24,7 +27,7 @@ var mounted = false
 if getuid() == 0 {
     mounted = await run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", folder + "/state"], environment: [:]).status == 0
 }
-say("herald-soak: \(minutes) minutes, seed \(seed)\(rooms ? ", three rooms" : ""), folder \(folder)\(mounted ? "" : " (not root: no disk-full faults)")")
+say("herald-soak: \(minutes) minutes, seed \(seed)\(rooms ? ", three rooms" : "")\(fewFaults ? ", one fault every 30 minutes" : ""), folder \(folder)\(mounted ? "" : " (not root: no disk-full faults)")")
 
 let sound = SoundWorld(folder: folder)
 let broker = try Broker(folder: folder)
@@ -68,7 +71,9 @@ let loops = [
     Task { [trafficRandom] in var r = trafficRandom; await traffic.run(random: &r) },
     Task { [faultRandom] in
         var r = faultRandom
-        await Faults(herald: herald, sound: sound, broker: broker, history: history, deadline: deadline, canFillDisk: mounted).run(random: &r)
+        var faults = Faults(herald: herald, sound: sound, broker: broker, history: history, deadline: deadline, canFillDisk: mounted)
+        if fewFaults { faults.spacing = 1800...1800 }
+        await faults.run(random: &r)
     },
     Task { [userRandom] in var r = userRandom; await User(sound: sound, history: history, deadline: deadline).run(random: &r) },
 ]
@@ -160,7 +165,7 @@ try? history.with { $0.userLog }.joined(separator: "\n").write(toFile: folder + 
 let checker = Checker(history: history, rows: rows, heard: heard, watched: playWatcher.all, blind: blind, exits: exits, grace: 120, end: ended)
 let findings = checker.check()
 let failures = Soak.report(findings, history: history, heard: heard.count, aimedKills: history.with { $0.aimedKillOffsets }, idleChecks: idleChecks,
-                           minutes: ended.timeIntervalSince(began) / 60, seed: seed, rooms: rooms, folder: folder,
+                           minutes: ended.timeIntervalSince(began) / 60, seed: seed, rooms: rooms, fewFaults: fewFaults, folder: folder,
                            finalCheckDone: finalCheck != nil)
 if failures == 0 { try? FileManager.default.removeItem(atPath: folder) }
 exit(failures == 0 ? 0 : 1)

@@ -63,6 +63,17 @@ import Testing
         #expect(chained.rooms.defaultRooms == ["g2999"])
     }
 
+    /// A ring of 2,000 groups (each names the next, the last the first): every group is reported
+    /// on the circle, in under a second.
+    @Test func aRingOfGroupsIsCheckedInUnderASecond() async throws {
+        var text = "rooms:\n  kitchen: {sink: one}\ngroups:\n"
+        for index in 0..<2_000 { text += "  r\(index): [r\((index + 1) % 2_000), kitchen]\n" }
+        let (problems, elapsed, _) = try await timed(text)
+        #expect(elapsed < .seconds(1), "a ring of 2,000 groups took \(elapsed)")
+        #expect(problems.count == 2_000 && problems.allSatisfy { $0.message.contains("name each other in a circle") }, "\(problems.prefix(3))")
+        #expect(problems.first { $0.key == "groups.r5" }?.message.hasPrefix("the groups r5 -> r6 -> ") == true, "\(problems.prefix(1))")
+    }
+
     @Test func aKeyWrittenTwiceAtTheEndOfALargeFileIsFoundQuickly() async throws {
         let text = Self.largeFile(extra: "queue:\n  limit: 10\n  limit: 20\n")
         let (problems, elapsed, lines) = try await timed(text)

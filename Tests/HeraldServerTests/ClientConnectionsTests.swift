@@ -56,6 +56,16 @@ struct ClientConnectionsTests {
         #expect(connections.streams("loopback") == ClientConnections.streamsPerClient - 1)
     }
 
+    @Test(arguments: ["/v1/events", "/v1/events?x=1", "/v1/events/", "//v1//events", "http://127.0.0.1:7370/v1/events", "/v1/%65vents"])
+    func everySpellingOfTheEventStreamIsCountedAsOne(target: String) {
+        #expect(ClientConnectionCap.isEventStream(target))
+    }
+
+    @Test(arguments: ["/v1/events/x", "/v1/event", "/v1", "/", "/v1/announcements"])
+    func otherPathsAreNotStreams(target: String) {
+        #expect(!ClientConnectionCap.isEventStream(target))
+    }
+
     @Test func aConnectionThatJustFinishedARequestIsKeptOverOneIdleLonger() throws {
         let connections = ClientConnections(cap: { 3 })
         let (a, b, c) = (try connected(), try connected(), try connected())

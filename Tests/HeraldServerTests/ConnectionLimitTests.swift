@@ -108,7 +108,15 @@ struct ConnectionLimitTests {
                 streams.append(stream)
             }
             var refused = 0
-            for stream in streams where await stream.readUntilClosed(seconds: 0.3)?.hasPrefix("HTTP/1.1 429") == true { refused += 1 }
+            var open: [RawConnection] = []
+            for stream in streams {
+                if let answer = await stream.readUntilClosed(seconds: 0.3) {
+                    if answer.hasPrefix("HTTP/1.1 429") { refused += 1 }
+                } else {
+                    open.append(stream)
+                }
+            }
+            #expect(open.count == ClientConnections.streamsPerClient)
             #expect(refused == 64 - ClientConnections.streamsPerClient, "streams past the cap are refused, the rest stay open")
             let health = try RawConnection(port: port)
             health.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
@@ -121,9 +129,10 @@ struct ConnectionLimitTests {
             #expect(accepted?.hasPrefix("HTTP/1.1 202") == true, "\(accepted ?? "nothing in 5 s")")
             // A page closed: its stream's client shuts its side; the server closes at once, not at the
             // stream's next write.
-            let open = try #require(streams.first)
-            shutdown(open.descriptor, Int32(SHUT_WR))
-            #expect(await open.readUntilClosed(seconds: 1) != nil, "the half-closed stream was closed within a second")
+            let page = try #require(open.first)
+            #expect(await page.readUntilClosed(seconds: 0.5) == nil, "still open before its client closes it")
+            shutdown(page.descriptor, Int32(SHUT_WR))
+            #expect(await page.readUntilClosed(seconds: 1) != nil, "the half-closed stream was closed within a second")
         }
     }
 

@@ -123,6 +123,18 @@ struct SignedPaymentTests {
             #expect(status == 403, "\(json)")
             #expect(error(json).message.contains("a replay would be unsigned"))
             #expect(try await rows(client).count == 1)
+            // Nor a text the backend signed, nor a text that says a payment (a summary of payments
+            // is logged as text): replayed unsigned, each would be a payment nobody sent.
+            let signedText = #"{"text": "Payment received: four dollars"}"#
+            let (_, signedRow) = try await post(client, signedText, signature: RequestSignature.value(body: Array(signedText.utf8), secret: Self.secret))
+            let signedID = try #require(signedRow["id"] as? String)
+            let (again, refused) = try await post(client, "", signature: nil, path: "/v1/announcements/\(signedID)/replay")
+            #expect(again == 403 && error(refused).message.contains("a replay would be unsigned"), "\(refused)")
+            let (plain, plainRow) = try await post(client, #"{"text": "Shop opens at nine"}"#, signature: nil)
+            #expect(plain == 202)
+            let plainID = try #require(plainRow["id"] as? String)
+            let (replayed, _) = try await post(client, "", signature: nil, path: "/v1/announcements/\(plainID)/replay")
+            #expect(replayed == 202, "an ordinary text is replayed as before")
         }
     }
 

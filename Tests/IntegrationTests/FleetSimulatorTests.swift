@@ -24,7 +24,9 @@ final class FleetSimulatorTests {
         // A new subscriber: only what was published after the broker came back reaches it.
         let heartbeats = try Subscription("herald/+/health", via: access)
         let events = try Subscription("herald/+/events", via: access)
-        try heartbeats.waitFor("every hub's heartbeat after the restart", count: 3, timeout: 20) { $0["hub"] != nil }
+        try SoundServer.waitFor("every hub's heartbeat after the restart", timeout: 20) {
+            Set(heartbeats.messages.compactMap { $0["hub"] as? String }).count == 3
+        }
         try events.waitFor("events after the restart", count: 10, timeout: 20)
         #expect(simulator.isRunning)
     }

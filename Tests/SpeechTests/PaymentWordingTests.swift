@@ -20,6 +20,11 @@ import Testing
         "Оплата получена: тысяча рублей",
         "भुगतान प्राप्त हुआ: एक हज़ार रुपये",
         "Ödeme alındı: bin lira",
+        "ÖDEME ALINDI: BİN LİRA",
+        "P\u{0430}yment rec\u{0435}ived: fifty dollars",
+        "Payment\u{FE0F} re\u{034F}ceived",
+        "5件のお支払い、合計千円",
+        "Получено платежей: 3, на сумму тысяча рублей",
     ])
     func paymentWordsAreFound(text: String) {
         #expect(wording.template(saidBy: text) != nil, "\(text)")
@@ -32,6 +37,11 @@ import Testing
         "Insgesamt drei Tabletten nehmen",
         "Dinner is ready",
         "请记得吃药",
+        "收到快递请签收",
+        "合計三錠を飲んでください",
+        "Заказ на сумму пятьсот рублей готов",
+        "Tổng cộng ba viên thuốc",
+        "Đã nhận được tin nhắn",
     ])
     func otherTextsPass(text: String) {
         #expect(wording.template(saidBy: text) == nil, "\(text)")

@@ -85,12 +85,20 @@ public struct RoomSettings: Sendable, Equatable {
     /// Linear in the groups and their members, whatever their shape (a chain of thousands was
     /// cubic when each group was walked on its own), and without recursion: a deep chain cannot
     /// run a task's small stack out. Circles are the strongly connected components of more than
-    /// one group (Tarjan's algorithm); the circle through each is then found inside its own component.
+    /// one group (Tarjan's algorithm); one circle is then found inside each.
     public func cycles() -> [String: [String]] {
         var result: [String: [String]] = [:]
         for component in Self.components(of: groups) where component.count > 1 {
-            let members = Set(component)
-            for group in component { result[group] = Self.circle(from: group, within: members, groups: groups) }
+            // One circle per component, found once (each member searching its own was cubic for
+            // a ring of groups); each member on it is named with the circle turned to start at it,
+            // any other with the component's circle.
+            guard let first = component.min() else { continue }
+            let circle = Self.circle(from: first, within: Set(component), groups: groups)
+            var position: [String: Int] = [:]
+            for (index, name) in circle.enumerated() { position[name] = index }
+            for group in component {
+                result[group] = position[group].map { Array(circle[$0...] + circle[..<$0]) } ?? circle
+            }
         }
         return result
     }
@@ -148,8 +156,8 @@ public struct RoomSettings: Sendable, Equatable {
             for member in groups[name] ?? [] where members.contains(member) {
                 if member == group {
                     var path = [name]
-                    while let previous = cameFrom[path[0]] { path.insert(previous, at: 0) }
-                    return path
+                    while let previous = cameFrom[path[path.count - 1]] { path.append(previous) }
+                    return path.reversed()
                 }
                 guard cameFrom[member] == nil, member != group else { continue }
                 cameFrom[member] = name

@@ -82,14 +82,20 @@ public final class HubSimulator: Sendable {
 
     /// Publishes `count` announcement events spread over the hubs (as fast as the client takes
     /// them), each with its own announcement id; returns how many went out.
+    /// - Parameter waiting: wait (blocking, up to 2 s an event) through a reconnect; `run` does
+    ///   not: it must not hold a thread of the concurrency pool, and tries again itself.
     @discardableResult
-    public func publishEvents(_ count: Int, startingAt first: Int = 0, at now: Date = Date()) throws -> Int {
+    public func publishEvents(_ count: Int, startingAt first: Int = 0, at now: Date = Date(), waiting: Bool = true) throws -> Int {
         let at = now.formatted(.iso8601)
         for n in first..<(first + count) {
             let hub = plan.name(n % max(plan.hubs, 1))
             let outcome = n % 50 == 49 ? "failed" : "played"
             let payload = #"{"at":"\#(at)","hub":"\#(hub)","id":"sim-\#(n)","onset_latency_ms":20,"outcome":"\#(outcome)","request_id":"sim/\#(n)","topic":"herald/\#(hub)/announce"}"#
-            try publishRetrying("herald/\(hub)/events", Array(payload.utf8))
+            if waiting {
+                try publishRetrying("herald/\(hub)/events", Array(payload.utf8))
+            } else {
+                try client.publish("herald/\(hub)/events", Array(payload.utf8))
+            }
             published.withLock { $0 += 1 }
         }
         return count
@@ -161,7 +167,7 @@ public final class HubSimulator: Sendable {
                         let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
                         let before = eventsPublished
                         defer { sent += eventsPublished - before }
-                        if due > sent { try publishEvents(due - sent, startingAt: sent) }
+                        if due > sent { try publishEvents(due - sent, startingAt: sent, waiting: false) }
                     }
                 } catch {
                     // The connection dropped under a publish: what did not go out goes once it is back.

@@ -23,14 +23,14 @@ public struct PaymentWording: Sendable {
     /// The clauses of every built-in table's payment and summary phrases, and of `overrides`.
     public init(overrides: [String: [PhraseKey: String]] = [:]) {
         let tables = PhraseTable.builtIn.values.sorted { $0.language < $1.language }
-        var templates = tables.flatMap { [$0.paymentReceived, $0.paymentsSummary] }
-        for (_, phrases) in overrides.sorted(by: { $0.key < $1.key }) {
-            templates += [phrases[.payment], phrases[.summary]].compactMap { $0 }
+        var phrases = tables.flatMap { [(PhraseKey.payment, $0.paymentReceived), (.summary, $0.paymentsSummary)] }
+        for (_, overridden) in overrides.sorted(by: { $0.key < $1.key }) {
+            phrases += [PhraseKey.payment, .summary].compactMap { key in overridden[key].map { (key, $0) } }
         }
         var seen = Set<String>()
         var clauses: [(String, String)] = []
-        for template in templates {
-            for clause in Self.clauses(of: template) where Self.isDistinctive(clause) {
+        for (key, template) in phrases {
+            for clause in Self.signs(of: template, key) where Self.isDistinctive(clause) {
                 let folded = Self.folded(clause)
                 if seen.insert(folded).inserted { clauses.append((folded, template)) }
             }
@@ -38,6 +38,16 @@ public struct PaymentWording: Sendable {
         self.clauses = clauses
     }
 
+    /// The clauses that say "a payment": every clause of the payment sentence; of the summary, only
+    /// the one that names the payments beside `{count}` ("payments received", "笔付款"), not its
+    /// "total" or "received" alone, which ordinary texts say too ("合计", "на сумму", "收到").
+    static func signs(of template: String, _ key: PhraseKey) -> [String] {
+        guard key == .summary, let count = template.range(of: "{count}") else { return clauses(of: template) }
+        let before = clauses(of: String(template[..<count.lowerBound])).last
+        let after = clauses(of: String(template[count.upperBound...])).first
+        let named = [before, after].compactMap { $0 }.max { folded($0).count < folded($1).count }
+        return named.map { [$0] } ?? []
+    }
     /// The wording for `overrides`, made once while they stay the same (a reload that changes
     /// `speech.phrases` makes it again): folding every table's phrases costs more than a check.
     public static func cached(overrides: [String: [PhraseKey: String]]) -> PaymentWording {
@@ -77,19 +87,30 @@ public struct PaymentWording: Sendable {
     /// part of a letter in Indic scripts; everything else (spaces, punctuation, zero-width and
     /// other invisible characters) is taken out.
     static func folded(_ text: String) -> String {
-        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
         var kept = String.UnicodeScalarView()
-        for scalar in plain.unicodeScalars {
+        for scalar in plain.unicodeScalars where !scalar.properties.isDefaultIgnorableCodePoint {
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .decimalNumber, .otherNumber, .letterNumber, .spacingMark, .nonspacingMark:
-                kept.append(scalar)
+                kept.append(lookalikes[scalar] ?? scalar)
             default:
                 continue
             }
         }
-        return String(kept).lowercased()
+        return String(kept)
     }
+
+    /// Letters drawn like Latin ones, as Latin: a Cyrillic "а" in "Pаyment" sounds the same to the
+    /// clerk. Both sides are folded alike, so Russian phrases still match Russian texts. And the
+    /// dotless ı, which "ALINDI" lowercases to "alindi", not "alındı".
+    static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = {
+        let pairs: [(String, String)] = [("а", "a"), ("е", "e"), ("о", "o"), ("р", "p"), ("с", "c"), ("у", "y"), ("х", "x"),
+                                         ("і", "i"), ("ј", "j"), ("ѕ", "s"), ("к", "k"), ("м", "m"), ("т", "t"), ("в", "b"),
+                                         ("н", "h"), ("α", "a"), ("ο", "o"), ("ρ", "p"), ("ε", "e"), ("ι", "i"), ("κ", "k"),
+                                         ("τ", "t"), ("ν", "v"), ("ı", "i")]
+        return Dictionary(uniqueKeysWithValues: pairs.map { ($0.0.unicodeScalars.first!, $0.1.unicodeScalars.first!) })
+    }()
 
     private static func isSpacelessScript(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
