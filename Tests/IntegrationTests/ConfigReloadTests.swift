@@ -43,6 +43,18 @@ extension OnTheTestSink {
         return nil
     }
 
+    /// Sends a text longer than 10 characters every `pause` microseconds (10 tries at most) until
+    /// it is refused, as a reloaded `max_text_chars: 10` does; the statuses. Each try that is
+    /// accepted queues a short announcement; a few tries are enough.
+    static func untilTextLimitApplies(_ daemon: Daemon, pause: UInt32) throws -> [Int] {
+        var statuses: [Int] = []
+        for _ in 0..<10 where statuses.last != 400 {
+            usleep(pause)
+            statuses.append(try daemon.post("/v1/announcements", #"{"text": "A text longer than ten characters"}"#).0)
+        }
+        return statuses
+    }
+
     @Test func aHugeConfigOnReloadNeverHoldsUpSIGTERM() throws {
         let (harness, port) = try HeraldHarness.listening()
         let daemon = try Daemon(harness, port: port)
@@ -71,13 +83,7 @@ extension OnTheTestSink {
         try original.replacingOccurrences(of: listen, with: listen + "\n  max_text_chars: 10")
             .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
         kill(daemon.process.processIdentifier, SIGHUP)
-        let long = #"{"text": "A text longer than ten characters"}"#
-        // Each try that is accepted queues a short announcement; a few tries are enough.
-        var statuses: [Int] = []
-        for _ in 0..<10 where statuses.last != 400 {
-            usleep(500_000)
-            statuses.append(try daemon.post("/v1/announcements", long).0)
-        }
+        let statuses = try Self.untilTextLimitApplies(daemon, pause: 500_000)
         #expect(statuses.last == 400, "the good config was not applied: \(statuses)")
     }
 
@@ -98,12 +104,7 @@ extension OnTheTestSink {
         try (original.replacingOccurrences(of: listen, with: listen + "\n  max_text_chars: 10") + chain)
             .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
         kill(daemon.process.processIdentifier, SIGHUP)
-        let long = #"{"text": "A text longer than ten characters"}"#
-        var statuses: [Int] = []
-        for _ in 0..<10 where statuses.last != 400 {
-            usleep(200_000)
-            statuses.append(try daemon.post("/v1/announcements", long).0)
-        }
+        let statuses = try Self.untilTextLimitApplies(daemon, pause: 200_000)
         #expect(statuses.last == 400 && statuses.count <= 5, "the second reload took effect within a second: \(statuses)")
         let used = try Self.cpuTime(daemon.process.processIdentifier) - before
         #expect(used < .milliseconds(1500), "two reloads of 2,000 chained groups burned \(used) of CPU")
