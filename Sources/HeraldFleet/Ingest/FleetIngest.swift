@@ -43,12 +43,12 @@ public struct FleetIngest: Service {
                     }
                     let kind = message.topic.split(separator: "/").last.map(String.init) ?? ""
                     metrics.received(kind)
-                    do {
+                    do throws(HubMessageError) {
                         guard let read = try HubMessage.read(topic: message.topic, payload: message.payload, receivedAt: Date(),
                                                                   retained: message.retained) else { continue }
                         await waiting.add(read)
                     } catch {
-                        metrics.refused()
+                        metrics.refused(tooLarge: error.tooLarge)
                         logger.warning("fleet: refused a hub's message: \(error)")
                     }
                 }
