@@ -19,7 +19,11 @@ extension ConfigValues {
         guard let address = brokerAddress(brokerText, key: "fleet.broker", credentials: "fleet.username and fleet.password") else {
             return nil
         }
-        var name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
+        // Unnamed, the host's name and this process's id: two unnamed consoles on one machine once
+        // shared a client id and took the session from each other every second, forever. A
+        // console keeps no session (below), so a new id at each start costs nothing.
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
+        var name = "\(host.prefix(40))-\(ProcessInfo.processInfo.processIdentifier)"
         if let written = string("fleet.name")?.trimmingCharacters(in: .whitespaces), !written.isEmpty {
             if MQTTSettings.isTopicName(written) { name = written } else {
                 report("fleet.name", "'\(written)' must be letters, digits, - _ and ., like console-a")

@@ -48,7 +48,8 @@ public struct FleetSettings: Sendable, Equatable {
         public var certificate: String
         public var key: String
     }
-    /// This console's name: its MQTT client id is `herald-fleet-<name>`, and alarms say who opened them.
+    /// This console's name: its MQTT client id is `herald-fleet-<name>`, and alarms say who opened
+    /// them. Without `fleet.name`, the host's name and the process id (unique on the machine).
     public var name: String
     public var alarms = AlarmThresholds()
     /// Where an alarm's opening and closing are POSTed; nil: shown on the page only.

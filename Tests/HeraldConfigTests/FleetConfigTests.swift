@@ -61,6 +61,8 @@ import Testing
         #expect(fleet.alarms.offlineAfter == 300)
         #expect(fleet.webhook == nil)
         #expect(fleet.tokens.isEmpty && fleet.tls == nil)
+        // Unnamed: unique on the machine (the host and this process), so two never share a client id.
+        #expect(fleet.name.hasSuffix("-\(ProcessInfo.processInfo.processIdentifier)") && fleet.broker.clientID == "herald-fleet-" + fleet.name)
         #expect(FleetSettings.subscriptions == ["$share/herald-fleet/herald/+/status", "$share/herald-fleet/herald/+/health",
                                                 "$share/herald-fleet/herald/+/events"])
         #expect(try await folder.load(.utf8("sink: a\n")).fleet == nil)

@@ -60,7 +60,7 @@ final class FleetConsole {
     let base: String
     let folder: String
 
-    /// `name`: its console name; `alarms`: the lines under `alarms:` (indented by four spaces);
+    /// `name`: its console name ("": none, as an operator may leave it); `alarms`: the lines under `alarms:` (indented by four spaces);
     /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`);
     /// `extra`: more lines under `fleet:` (indented by two spaces); `authority`: the CA that signed
     /// its `tls_cert` (in `extra`): then it is reached over HTTPS, checked by curl.
@@ -74,7 +74,7 @@ final class FleetConsole {
             \(broker.map { "  " + $0 }.joined(separator: "\n"))
               database: \(database)
               listen: 127.0.0.1:\(port)
-              name: \(name)
+            \(name.isEmpty ? "" : "  name: " + name)
             \(extra)
               alarms:
             \(alarms.isEmpty ? "    offline_after: 5m" : alarms)
