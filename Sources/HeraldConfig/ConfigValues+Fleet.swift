@@ -19,7 +19,11 @@ extension ConfigValues {
         guard let address = brokerAddress(brokerText, key: "fleet.broker", credentials: "fleet.username and fleet.password") else {
             return nil
         }
-        var name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
+        // Unnamed, the host's name and this process's id: two unnamed consoles on one machine once
+        // shared a client id and took the session from each other every second, forever. A
+        // console keeps no session (below), so a new id at each start costs nothing.
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
+        var name = "\(host.prefix(40))-\(ProcessInfo.processInfo.processIdentifier)"
         if let written = string("fleet.name")?.trimmingCharacters(in: .whitespaces), !written.isEmpty {
             if MQTTSettings.isTopicName(written) { name = written } else {
                 report("fleet.name", "'\(written)' must be letters, digits, - _ and ., like console-a")
@@ -42,6 +46,7 @@ extension ConfigValues {
             fleet.listenHost = host
             fleet.listenPort = port
         }
+        readFleetAccess(into: &fleet)
         if let after = duration("fleet.alarms.offline_after", range: .seconds(1) ... .seconds(7 * 86_400)) {
             fleet.alarms.offlineAfter = after.inSeconds
         }
@@ -63,6 +68,33 @@ extension ConfigValues {
         fleet.eventsRetention = duration("fleet.events_retention", range: .seconds(3600) ... .seconds(3650 * 86_400))
             ?? fleet.eventsRetention
         return fleet
+    }
+
+    /// `fleet.tokens`, `fleet.tls_cert` and `fleet.tls_key`. Tokens follow `api.tokens`' rules
+    /// (16 characters at least); a console reachable from the network without them is refused,
+    /// as the hub's API is.
+    private mutating func readFleetAccess(into fleet: inout FleetSettings) {
+        for (token, _) in layout.mappings["fleet.tokens"] ?? [] {
+            let role = string("fleet.tokens.\(token)") ?? ""
+            guard let parsed = FleetSettings.Role(rawValue: role.lowercased()) else {
+                report("fleet.tokens.\(token)", "'\(role)' is not a role; use read or operate")
+                continue
+            }
+            guard token.count >= 16 else {
+                report("fleet.tokens.\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
+                continue
+            }
+            fleet.tokens[token] = parsed
+        }
+        if !fleet.isLoopback && fleet.tokens.isEmpty {
+            report("fleet.listen", "\(fleet.listenHost) is reachable from the network, and fleet.tokens is empty; add tokens (read, operate) or listen on 127.0.0.1")
+        }
+        let written = ["fleet.tls_cert", "fleet.tls_key"].filter { !(string($0)?.trimmingCharacters(in: .whitespaces) ?? "").isEmpty }
+        if written.count == 1 {
+            report(written[0], "fleet.tls_cert and fleet.tls_key go together (the certificate and its private key, PEM); give both or neither")
+        } else if let certificate = readableFile("fleet.tls_cert"), let key = readableFile("fleet.tls_key") {
+            fleet.tls = .init(certificate: certificate, key: key)
+        }
     }
 
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (or `postgresql://`).

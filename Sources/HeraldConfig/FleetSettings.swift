@@ -24,12 +24,32 @@ public struct FleetSettings: Sendable, Equatable {
         public var description: String { "postgres://\(user)@\(host):\(port)/\(name)" }
     }
 
+    /// What a token of `fleet.tokens` may do on the console's API.
+    public enum Role: String, Sendable, Equatable {
+        /// The page and every `GET`: hubs, alarms, chart, metrics.
+        case read
+        /// Also acknowledges alarms and sends test announcements (`critical` ones too) to hubs.
+        case operate
+    }
+
     /// The broker the hubs publish to; its `hub` is the console's name, `clientID` its session.
     public var broker: MQTTSettings
     public var database: Database
     public var listenHost = "127.0.0.1"
     public var listenPort = 7380
-    /// This console's name: its MQTT client id is `herald-fleet-<name>`, and alarms say who opened them.
+    /// `fleet.tokens`: token -> role. Empty: no token asked, and only a loopback address may be
+    /// bound (`fleet.listen`), as the hub's own API.
+    public var tokens: [String: Role] = [:]
+    /// `fleet.tls_cert` and `fleet.tls_key` (PEM files): the page and API are served over HTTPS.
+    public var tls: TLSFiles?
+
+    /// A certificate (chain) and its private key, PEM files.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var key: String
+    }
+    /// This console's name: its MQTT client id is `herald-fleet-<name>`, and alarms say who opened
+    /// them. Without `fleet.name`, the host's name and the process id (unique on the machine).
     public var name: String
     public var alarms = AlarmThresholds()
     /// Where an alarm's opening and closing are POSTed; nil: shown on the page only.
@@ -49,5 +69,8 @@ public struct FleetSettings: Sendable, Equatable {
         self.name = name
     }
 
-    public var listenURL: String { "http://\(listenHost.contains(":") ? "[\(listenHost)]" : listenHost):\(listenPort)" }
+    /// Whether `listenHost` is reachable from this machine only.
+    public var isLoopback: Bool { listenHost == "localhost" || listenHost == "::1" || listenHost.hasPrefix("127.") }
+
+    public var listenURL: String { "\(tls == nil ? "http" : "https")://\(listenHost.contains(":") ? "[\(listenHost)]" : listenHost):\(listenPort)" }
 }

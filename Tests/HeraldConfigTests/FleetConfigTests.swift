@@ -18,6 +18,9 @@ import Testing
               database: postgres://herald:pw@db.example:5433/herald_fleet
               listen: 0.0.0.0:7390
               name: console-a
+              tokens:
+                reader-0123456789abcdef: read
+                operator-0123456789abcdef: Operate
               events_retention: 7d
               alarms:
                 offline_after: 2m
@@ -34,6 +37,8 @@ import Testing
         #expect(fleet.database == FleetSettings.Database(host: "db.example", port: 5433, user: "herald", password: "pw", name: "herald_fleet"))
         #expect(fleet.database.description == "postgres://herald@db.example:5433/herald_fleet")
         #expect(fleet.listenHost == "0.0.0.0" && fleet.listenPort == 7390)
+        #expect(fleet.tokens == ["reader-0123456789abcdef": .read, "operator-0123456789abcdef": .operate])
+        #expect(fleet.tls == nil && fleet.listenURL == "http://0.0.0.0:7390")
         #expect(fleet.alarms.offlineAfter == 120 && fleet.alarms.unacknowledgedAfter == 600)
         #expect(fleet.alarms.lowDiskBytes == 1_000_000_000)
         #expect(fleet.webhook == "https://ops.example/alarms")
@@ -55,6 +60,9 @@ import Testing
         #expect(fleet.database.port == 5432 && fleet.database.password == nil)
         #expect(fleet.alarms.offlineAfter == 300)
         #expect(fleet.webhook == nil)
+        #expect(fleet.tokens.isEmpty && fleet.tls == nil)
+        // Unnamed: unique on the machine (the host and this process), so two never share a client id.
+        #expect(fleet.name.hasSuffix("-\(ProcessInfo.processInfo.processIdentifier)") && fleet.broker.clientID == "herald-fleet-" + fleet.name)
         #expect(FleetSettings.subscriptions == ["$share/herald-fleet/herald/+/status", "$share/herald-fleet/herald/+/health",
                                                 "$share/herald-fleet/herald/+/events"])
         #expect(try await folder.load(.utf8("sink: a\n")).fleet == nil)
@@ -77,6 +85,14 @@ import Testing
                   line: 5, key: "fleet.alarms.offline_after", says: "'soon' is not a duration"),
         BadConfig("a listen address without a port", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  listen: localhost\n",
                   line: 4, key: "fleet.listen", says: "is not host:port; write it like 127.0.0.1:7380"),
+        BadConfig("a network listen without tokens", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  listen: 0.0.0.0:7380\n",
+                  line: 4, key: "fleet.listen", says: "0.0.0.0 is reachable from the network, and fleet.tokens is empty"),
+        BadConfig("a token with another role", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  tokens:\n    abcdefghijklmnopqrstuvwx: admin\n",
+                  line: 5, key: "fleet.tokens.abcdefghijklmnopqrstuvwx", says: "'admin' is not a role; use read or operate"),
+        BadConfig("a short token", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  tokens:\n    short: read\n",
+                  line: 5, key: "fleet.tokens.short", says: "at least 16 characters"),
+        BadConfig("a certificate without its key", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  tls_cert: /etc/hostname\n",
+                  line: 4, key: "fleet.tls_cert", says: "fleet.tls_cert and fleet.tls_key go together"),
         BadConfig("a heartbeat under a second", "mqtt:\n  broker: mqtt://b\n  health_interval: 500ms\n", line: 3,
                   key: "mqtt.health_interval", says: "out of range"),
     ]

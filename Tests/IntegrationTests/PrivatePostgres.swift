@@ -60,10 +60,12 @@ final class FleetConsole {
     let base: String
     let folder: String
 
-    /// `name`: its console name; `alarms`: the lines under `alarms:` (indented by four spaces);
-    /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`).
+    /// `name`: its console name ("": none, as an operator may leave it); `alarms`: the lines under `alarms:` (indented by four spaces);
+    /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`);
+    /// `extra`: more lines under `fleet:` (indented by two spaces); `authority`: the CA that signed
+    /// its `tls_cert` (in `extra`): then it is reached over HTTPS, checked by curl.
     init(name: String, database: String, alarms: String = "", broker: [String] = ["broker: \(Broker.url)"],
-         port: Int = OnTheTestSink.DaemonTests.port()) throws {
+         extra: String = "", authority: String? = nil, port: Int = OnTheTestSink.DaemonTests.port()) throws {
         folder = NSTemporaryDirectory() + "herald-fleet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let config = folder + "/console.yaml"
@@ -72,11 +74,12 @@ final class FleetConsole {
             \(broker.map { "  " + $0 }.joined(separator: "\n"))
               database: \(database)
               listen: 127.0.0.1:\(port)
-              name: \(name)
+            \(name.isEmpty ? "" : "  name: " + name)
+            \(extra)
               alarms:
             \(alarms.isEmpty ? "    offline_after: 5m" : alarms)
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        base = "http://127.0.0.1:\(port)"
+        base = "\(authority == nil ? "http" : "https")://127.0.0.1:\(port)"
         // Its log to a file: a pipe nobody reads would stop a console that logs much.
         let log = folder + "/console.log"
         process = try SoundServer.start("/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$HERALD_TEST_LOG""#, HeraldHarness.binary,
@@ -86,6 +89,10 @@ final class FleetConsole {
             guard process.isRunning else {
                 let errors = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 throw SoundServer.CommandFailed(description: "herald fleet serve exited: \(errors.suffix(2000))")
+            }
+            if let authority {
+                let answer = try SoundServer.run("curl", ["-s", "--max-time", "1", "--cacert", authority, "\(base)/v1/health"]).stdout
+                return (try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])?["status"] as? String == "ok"
             }
             return (try? Daemon.request("GET", "\(base)/v1/health", timeout: 1).1 as? [String: Any])?["status"] as? String == "ok"
         }

@@ -2,15 +2,18 @@ import Foundation
 import Synchronization
 
 /// A real HTTP server on loopback that records the bodies POSTed to it: the caregiver's end of
-/// an escalation. Answers the first `failFirst` requests 503, to show the retries.
+/// an escalation. Answers the first `failFirst` requests 503, to show the retries; with
+/// `redirectTo`, answers every request 307 to that URL (a client must not follow it).
 final class WebhookReceiver: Sendable {
     let port: Int
     private let listener: Int32
     private let state: Mutex<(bodies: [Data], requests: Int, stopped: Bool)>
     private let failFirst: Int
+    private let redirectTo: String?
 
-    init(failFirst: Int = 0) throws {
+    init(failFirst: Int = 0, redirectTo: String? = nil) throws {
         self.failFirst = failFirst
+        self.redirectTo = redirectTo
         state = Mutex(([], 0, false))
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
@@ -81,7 +84,7 @@ final class WebhookReceiver: Sendable {
             if state.requests > failFirst { state.bodies.append(Data(body)) }
             return state.requests
         }
-        let status = number > failFirst ? "200 OK" : "503 Service Unavailable"
+        let status = redirectTo.map { "307 Temporary Redirect\r\nlocation: \($0)" } ?? (number > failFirst ? "200 OK" : "503 Service Unavailable")
         let response = "HTTP/1.1 \(status)\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
         _ = response.withCString { write(connection, $0, strlen($0)) }
     }

@@ -17,16 +17,14 @@ public struct AlarmKeeper: Service {
     let settings: FleetSettings
     let store: FleetStore
     let metrics: FleetMetrics
-    let client: HTTPClient
     let logger: Logger
     var sweepEvery: Duration = .seconds(2)
     var pruneEvery: Duration = .seconds(3600)
 
-    public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, client: HTTPClient, logger: Logger) {
+    public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, logger: Logger) {
         self.settings = settings
         self.store = store
         self.metrics = metrics
-        self.client = client
         self.logger = logger
     }
 
@@ -34,12 +32,16 @@ public struct AlarmKeeper: Service {
     /// shutdown cancels both at once: nothing here needs finishing (a notice being sent stays
     /// claimed until its lease ends, then any console sends it).
     public func run() async throws {
+        // The hub's client, not `HTTPClient.shared`: it refuses redirects, so a webhook (or whoever
+        // answers for it) cannot hand the alarm POST to another host or a loopback port.
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .herald(connectTimeout: .seconds(5)))
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await keepSweeping() }
-                group.addTask { await keepSending() }
+                group.addTask { await keepSending(client: client) }
             }
         }
+        try? await client.shutdown()
     }
 
     private func keepSweeping() async {
@@ -64,10 +66,11 @@ public struct AlarmKeeper: Service {
         }
     }
 
-    private func keepSending() async {
+    private func keepSending(client: HTTPClient) async {
+        var budget = NoticeBudget(now: .now)
         while !Task.isCancelled {
             do {
-                try await sendNotices()
+                try await sendNotices(budget: &budget, client: client)
             } catch {
                 if !Task.isCancelled { logger.error("fleet: could not read the alarm notices due: \(String(reflecting: error))") }
             }
@@ -87,7 +90,8 @@ public struct AlarmKeeper: Service {
             for (hub, presence) in presences {
                 wanted += AlarmRules.wanted(hub: hub, presence: presence, health: heartbeats[hub], thresholds: settings.alarms, now: now)
             }
-            let changes = AlarmRules.changes(wanted: wanted, open: Set(open.keys))
+            // One alarm per hub and kind: a heartbeat listing many rooms is one POST, not one a room.
+            let changes = AlarmRules.changes(wanted: AlarmGrouping.grouped(wanted), open: Set(open.keys))
             for alarm in changes.open {
                 if let opened = try await store.open(alarm, by: settings.name) {
                     logger.warning("fleet: alarm \(opened.id) opened: \(opened.kind) on \(opened.hub): \(opened.detail)")
@@ -101,14 +105,21 @@ public struct AlarmKeeper: Service {
         }
     }
 
-    /// Sends every notice due now, one claimed at a time.
-    func sendNotices() async throws {
-        while !Task.isCancelled, let notice = try await store.claimNotice(lease: .seconds(60)) {
+    /// Sends every notice due now, one claimed at a time, as fast as `budget` lets them go.
+    func sendNotices(budget: inout NoticeBudget, client: HTTPClient) async throws {
+        while !Task.isCancelled {
+            // Checked before claiming: a notice waiting for a token stays free for another console.
+            if let wait = budget.wait(now: .now) {
+                try? await Task.sleep(for: wait)
+                continue
+            }
+            guard let notice = try await store.claimNotice(lease: .seconds(60)) else { return }
             guard let url = settings.webhook else {
                 try await store.noticeDone(notice, error: "no fleet.alarms.webhook to send it to")
                 continue
             }
             let body = AlarmNotice(notice, console: settings.name).json
+            budget.spend()
             do {
                 try await WebhookPost.send(body, to: url, client: client)
                 try await store.noticeDone(notice)
@@ -120,7 +131,7 @@ public struct AlarmKeeper: Service {
                 metrics.notice(sent: false)
                 let retry = Self.backoff(attempts: notice.attempts)
                 logger.warning("fleet: alarm \(notice.alarm.id)'s notice not delivered (attempt \(notice.attempts)): \(error); trying again in \(retry)")
-                try await store.noticeFailed(notice, error: "\(error)", retryIn: retry)
+                try await store.noticeFailed(notice, error: "\(error)".clipped(HubMessageLimits.maxError), retryIn: retry)
             }
         }
     }

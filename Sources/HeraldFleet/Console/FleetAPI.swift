@@ -2,6 +2,8 @@ import Foundation
 import HeraldConfig
 import HeraldCore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -24,17 +26,30 @@ public struct FleetAPI: Sendable {
         self.logger = logger
     }
 
-    /// The HTTP server on `fleet.listen`, a `Service`.
-    public func application() -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(settings.listenHost, port: settings.listenPort),
-                                                           serverName: "herald-fleet"),
-                    logger: logger)
+    /// The HTTP server on `fleet.listen`, a `Service`: HTTPS with `fleet.tls_cert` and `fleet.tls_key`.
+    /// Throws when those files are not a certificate and its key.
+    public func application() throws -> some ApplicationProtocol {
+        var server = HTTPServerBuilder.http1()
+        if let tls = settings.tls {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate)
+                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+                server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
+                                                                                     privateKey: .privateKey(key)))
+            } catch {
+                throw TLSFilesError(description: "fleet.tls_cert and fleet.tls_key: \(tls.certificate) and \(tls.key) are not a PEM certificate and its private key (\(error))")
+            }
+        }
+        return Application(router: router(), server: server,
+                           configuration: .init(address: .hostname(settings.listenHost, port: settings.listenPort), serverName: "herald-fleet"),
+                           logger: logger)
     }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: FleetErrorMiddleware(logger: logger))
-        router.add(middleware: FleetGuard(hostnames: [settings.listenHost.lowercased()]))
+        router.add(middleware: FleetGuard(hostnames: [settings.listenHost.lowercased()], scheme: settings.tls == nil ? "http" : "https"))
+        router.add(middleware: FleetAuthenticator(tokens: settings.tokens))
         for path in FleetPage.paths { router.get(RouterPath(path)) { request, _ in FleetPage.response(for: request.uri.path) } }
         router.get("/v1/health") { _, _ in try json(await health()) }
         router.get("/v1/hubs") { request, _ in
@@ -140,6 +155,11 @@ public struct FleetAPI: Sendable {
         }
         return object
     }
+}
+
+/// The certificate or key of `fleet.tls_cert`, `fleet.tls_key` could not be used.
+struct TLSFilesError: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// `GET /v1/hubs/{hub}`.

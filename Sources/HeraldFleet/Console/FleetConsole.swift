@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import HeraldConfig
 import Logging
 import ServiceLifecycle
@@ -17,8 +16,8 @@ public enum FleetConsole {
             pool,
             MigratedFirst(store: store, logger: logger, then: FleetIngest(settings: settings, store: store, metrics: metrics, link: link, logger: logger)),
             MigratedFirst(store: store, logger: logger,
-                          then: AlarmKeeper(settings: settings, store: store, metrics: metrics, client: HTTPClient.shared, logger: logger)),
-            FleetAPI(settings: settings, store: store, link: link, metrics: metrics, logger: logger).application(),
+                          then: AlarmKeeper(settings: settings, store: store, metrics: metrics, logger: logger)),
+            try FleetAPI(settings: settings, store: store, link: link, metrics: metrics, logger: logger).application(),
         ]
     }
 }

@@ -10,6 +10,8 @@ struct FleetGuard: RouterMiddleware {
     typealias Context = BasicRequestContext
     /// Names besides `localhost` and IP literals the console answers to.
     let hostnames: Set<String>
+    /// `http` or `https`: the console's own page's origin.
+    var scheme = "http"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let problem = BrowserRules.bodyTypeProblem(request.headers) {
@@ -18,7 +20,7 @@ struct FleetGuard: RouterMiddleware {
         if let authority = request.head.authority, !BrowserRules.isAllowedHost(authority, hostnames: hostnames) {
             throw FleetAPIError(.misdirectedRequest, field: "Host", "'\(authority)' is not a name this console answers to; use its address or localhost")
         }
-        if let origin = request.headers[.origin], origin.lowercased() != request.head.authority.map({ "http://" + $0.lowercased() }) {
+        if let origin = request.headers[.origin], origin.lowercased() != request.head.authority.map({ scheme + "://" + $0.lowercased() }) {
             throw FleetAPIError(.forbidden, field: "Origin", "requests from the web page at '\(origin)' are refused: only the console's own page may use its API")
         }
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none",

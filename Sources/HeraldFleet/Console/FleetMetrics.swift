@@ -12,12 +12,16 @@ public final class FleetMetrics: Sendable {
     static let ingestedHelp = "Hub events this console wrote to the database."
     static let messagesHelp = "Hub messages this console received, by topic kind (status, health, events)."
     static let refusedHelp = "Hub messages this console could not use (not JSON, not the documented shape, hub not its topic's)."
+    static let tooLargeHelp = "Hub messages refused for their size or room count (also in herald_fleet_messages_refused_total): never stored."
     static let noticesHelp = "Alarm notices this console sent to the webhook, by result (sent, failed)."
 
     public init() {}
 
     func received(_ kind: String) { registry.makeCounter(name: "herald_fleet_messages_total", labels: [("kind", kind)], help: Self.messagesHelp).increment() }
-    func refused() { registry.makeCounter(name: "herald_fleet_messages_refused_total", help: Self.refusedHelp).increment() }
+    func refused(tooLarge: Bool = false) {
+        registry.makeCounter(name: "herald_fleet_messages_refused_total", help: Self.refusedHelp).increment()
+        if tooLarge { registry.makeCounter(name: "herald_fleet_messages_too_large_total", help: Self.tooLargeHelp).increment() }
+    }
     func ingested(_ count: Int) { registry.makeCounter(name: "herald_fleet_events_ingested_total", help: Self.ingestedHelp).increment(by: Int64(count)) }
     func notice(sent: Bool) {
         registry.makeCounter(name: "herald_fleet_webhook_notices_total", labels: [("result", sent ? "sent" : "failed")], help: Self.noticesHelp).increment()
@@ -34,6 +38,7 @@ public final class FleetMetrics: Sendable {
         // Touched once so a console that has taken nothing in yet still shows them at 0.
         _ = registry.makeCounter(name: "herald_fleet_events_ingested_total", help: Self.ingestedHelp)
         _ = registry.makeCounter(name: "herald_fleet_messages_refused_total", help: Self.refusedHelp)
+        _ = registry.makeCounter(name: "herald_fleet_messages_too_large_total", help: Self.tooLargeHelp)
         return registry.emitToString()
     }
 }

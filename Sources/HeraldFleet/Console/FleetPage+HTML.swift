@@ -15,6 +15,11 @@ extension FleetPage {
   <h1>Herald fleet</h1>
   <p id="summary" aria-live="polite">Loading…</p>
   <p id="console"></p>
+  <form id="token-form" hidden>
+    <label for="token">Token (fleet.tokens)</label>
+    <input id="token" type="password" autocomplete="current-password" required>
+    <button type="submit">Use token</button>
+  </form>
 </header>
 <main>
   <section aria-labelledby="alarms-title">

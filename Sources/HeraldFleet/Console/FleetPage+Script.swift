@@ -11,9 +11,15 @@ const colors = {played: "#2e7d32", failed: "#b00020", missed: "#e3a21a", interru
 const colorOf = (outcome) => colors[outcome] || (outcome.startsWith("suppressed") ? "#607d8b" : "#5c6bc0");
 let hubs = [], selected = null, shown = 1000;
 
-async function api(path, options) {
-  const response = await fetch(path, options);
+// The token (fleet.tokens), when the console wants one: kept for this tab only, sent in a header.
+const token = () => sessionStorage.getItem("herald-fleet-token") || "";
+
+async function api(path, options = {}) {
+  const headers = Object.assign({}, options.headers || {});
+  if (token()) headers["Authorization"] = "Bearer " + token();
+  const response = await fetch(path, Object.assign({}, options, {headers}));
   const body = await response.json().catch(() => ({}));
+  if (response.status === 401 || response.status === 403) $("token-form").hidden = false;
   if (!response.ok) throw new Error(body.error || response.statusText);
   return body;
 }
@@ -108,6 +114,12 @@ async function refresh() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  $("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sessionStorage.setItem("herald-fleet-token", $("token").value);
+    $("token-form").hidden = true;
+    refresh();
+  });
   ["group", "state", "find"].forEach((id) => $(id).addEventListener("input", () => { renderHubs(); renderChart(); }));
   $("hubs").addEventListener("click", (event) => {
     const row = event.target.closest("tr.hub");

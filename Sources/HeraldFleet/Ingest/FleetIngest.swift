@@ -32,23 +32,24 @@ public struct FleetIngest: Service {
 
     public func run() async throws {
         let waiting = WaitingMessages(maxEvents: Self.maxWaitingEvents)
+        var takeover = TakeoverDetector()
         link.start()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await write(from: waiting) }
                 for await event in link.events {
                     guard case .message(let message) = event else {
-                        linkMoved(event)
+                        linkMoved(event, takeover: &takeover)
                         continue
                     }
                     let kind = message.topic.split(separator: "/").last.map(String.init) ?? ""
                     metrics.received(kind)
-                    do {
+                    do throws(HubMessageError) {
                         guard let read = try HubMessage.read(topic: message.topic, payload: message.payload, receivedAt: Date(),
                                                                   retained: message.retained) else { continue }
                         await waiting.add(read)
                     } catch {
-                        metrics.refused()
+                        metrics.refused(tooLarge: error.tooLarge)
                         logger.warning("fleet: refused a hub's message: \(error)")
                     }
                 }
@@ -57,15 +58,28 @@ public struct FleetIngest: Service {
         } onGracefulShutdown: {
             link.stop()
         }
+        // Put off the broker by a console with the same name: the page and API still serve
+        // what the database holds until the console is stopped (a service that returns would
+        // end them all).
+        if link.displaced { try? await gracefulShutdown() }
     }
 
 
     /// The link's state for `/v1/health`, and the log.
-    private func linkMoved(_ event: MosquittoClient.Event) {
+    private func linkMoved(_ event: MosquittoClient.Event, takeover: inout TakeoverDetector) {
         switch event {
         case .connected:
+            takeover.connected(at: .now)
             link.moved(connected: true)
             logger.notice("fleet: connected to \(settings.broker.brokerURL), reading \(FleetSettings.subscriptions.joined(separator: ", "))")
+        case .down(let reason, _) where takeover.down(reason: reason, at: .now):
+            // Another console with this client id: reconnecting would take it back, and each
+            // would put the other off every second. This one gives way, once, and says why.
+            let said = "another client connected as \(settings.broker.clientID) (is fleet.name '\(settings.name)' set on two consoles?): "
+                + "the broker put this console off (\(reason)); it stopped reading the broker and leaves it to the other; "
+                + "give each console its own fleet.name and restart it"
+            link.displace(said)
+            logger.error("fleet: \(said)")
         case .down(let reason, let retry):
             link.moved(connected: false, error: reason)
             logger.warning("fleet: \(settings.broker.brokerURL): \(reason); trying again in \(retry)")

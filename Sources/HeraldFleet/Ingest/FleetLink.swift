@@ -8,7 +8,7 @@ import Synchronization
 public final class FleetLink: Sendable {
     let client: MosquittoClient
     let settings: FleetSettings
-    private let state = Mutex<(connected: Bool, lastError: String?)>((false, nil))
+    private let state = Mutex<(connected: Bool, lastError: String?, displaced: Bool)>((false, nil, false))
 
     /// A configured link, not connected yet (`start`).
     public init(settings: FleetSettings) throws {
@@ -35,7 +35,20 @@ public final class FleetLink: Sendable {
     var lastError: String? { state.withLock { $0.lastError } }
 
     func moved(connected: Bool, error: String? = nil) {
-        state.withLock { $0 = (connected, error ?? $0.lastError) }
+        state.withLock { $0 = (connected, error ?? $0.lastError, $0.displaced) }
+    }
+
+    /// Whether another client took this console's client id, and the link stopped for good.
+    var displaced: Bool { state.withLock { $0.displaced } }
+
+    /// Another client took this console's client id: the link stops (no reconnect to take it
+    /// back) and `lastError` says why from now on.
+    func displace(_ why: String) {
+        let first = state.withLock { state -> Bool in
+            defer { state = (false, why, true) }
+            return !state.displaced
+        }
+        if first { stop() }
     }
 
     /// Publishes a test announcement (QoS 1, not retained: a retained one is never said).

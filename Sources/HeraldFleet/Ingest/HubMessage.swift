@@ -30,6 +30,11 @@ enum HubMessage: Sendable {
         }
         let hub = levels[1]
         guard !payload.isEmpty else { return nil }
+        // Before anything reads it: an 8 MB heartbeat was once stored and served to every page.
+        let limit = HubMessageLimits.maxBytes(levels[2])
+        guard payload.count <= limit else {
+            throw HubMessageError(topic: topic, problem: "the payload is \(payload.count) bytes, more than the \(limit) the console reads", tooLarge: true)
+        }
         // PostgreSQL's text and jsonb hold no NUL: one such message would fail its whole batch.
         if String(decoding: payload, as: UTF8.self).contains("\\u0000") || payload.contains(0) {
             throw HubMessageError(topic: topic, problem: "the payload holds a NUL character (\\u0000), which Herald never sends")
@@ -53,13 +58,21 @@ enum HubMessage: Sendable {
             guard let state = object["state"] as? String, ["online", "offline"].contains(state) else {
                 throw HubMessageError(topic: topic, problem: "state must be \"online\" or \"offline\", got \(object["state"].map { "\($0)" } ?? "none")")
             }
-            return .status(hub: hub, state: state, version: object["version"] as? String, receivedAt: receivedAt)
+            return .status(hub: hub, state: state, version: (object["version"] as? String)?.clipped(HubMessageLimits.maxName), receivedAt: receivedAt)
         case "health":
             do {
                 var health = try HubHealth.decode(payload)
+                guard health.rooms.count <= HubMessageLimits.maxRooms else {
+                    throw HubMessageError(topic: topic, problem: "the heartbeat lists \(health.rooms.count) rooms, more than the \(HubMessageLimits.maxRooms) the console reads",
+                                          tooLarge: true)
+                }
+                health = health.clipped
                 health.hub = hub
-                return .health(health, raw: String(decoding: payload, as: UTF8.self),
+                // Stored as re-encoded after the cut, not as published: no stored string is longer.
+                return .health(health, raw: String(decoding: health.json, as: UTF8.self),
                                receivedAt: retained ? min(health.at, receivedAt) : receivedAt, live: !retained)
+            } catch let error as HubMessageError {
+                throw error
             } catch {
                 throw HubMessageError(topic: topic, problem: "not a heartbeat: \(Self.describe(error))")
             }
@@ -68,8 +81,9 @@ enum HubMessage: Sendable {
                 throw HubMessageError(topic: topic, problem: "an event needs an outcome (played, failed, accepted, ...)")
             }
             let at = (object["at"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? receivedAt
-            let event = FleetEvent(hub: hub, at: at, outcome: outcome, announcement: object["id"] as? String,
-                                   requestID: object["request_id"] as? String, error: object["error"] as? String,
+            let event = FleetEvent(hub: hub, at: at, outcome: outcome, announcement: (object["id"] as? String)?.clipped(HubMessageLimits.maxName),
+                                   requestID: (object["request_id"] as? String)?.clipped(HubMessageLimits.maxName),
+                                   error: (object["error"] as? String)?.clipped(HubMessageLimits.maxError),
                                    body: String(decoding: payload, as: UTF8.self))
             return .event(event, receivedAt: receivedAt)
         default:
@@ -113,5 +127,7 @@ struct FleetEvent: Sendable, Encodable {
 struct HubMessageError: Error, CustomStringConvertible {
     var topic: String
     var problem: String
+    /// Over `HubMessageLimits`' size or room count (counted apart in `/metrics`).
+    var tooLarge = false
     var description: String { "\(topic): \(problem)" }
 }
