@@ -41,7 +41,7 @@ extension ConfigValues {
     /// each file a key names.
     mutating func secretFiles(_ configuration: HeraldConfiguration) -> [SecretFile] {
         var inline: [String] = []
-        if !(layout.mappings["api.tokens"] ?? []).isEmpty { inline.append("api.tokens") }
+        for key in ["api.tokens", "fleet.tokens"] where !(layout.mappings[key] ?? []).isEmpty { inline.append(key) }
         var named: [SecretFile] = []
         for (name, _) in layout.mappings["api.signing_secrets"] ?? [] {
             let key = "api.signing_secrets.\(name)"
@@ -55,6 +55,7 @@ extension ConfigValues {
         if configuration.fleet?.broker.password != nil { inline.append("fleet.password") }
         if configuration.fleet?.database.password != nil { inline.append("fleet.database") }
         if let key = configuration.mqtt?.keyFile { named.append(SecretFile(path: key, keys: ["mqtt.key"])) }
+        if let key = configuration.fleet?.tls?.key { named.append(SecretFile(path: key, keys: ["fleet.tls_key"])) }
         return (inline.isEmpty ? [] : [SecretFile(path: file, keys: inline)]) + named
     }
 }
