@@ -13,24 +13,32 @@ extension ConfigValues {
         return (host, port)
     }
 
+    /// `key`'s tokens (`api.tokens`, `fleet.tokens`): each at least 16 characters, its role one of
+    /// `Role`'s (`roles` names them for the error).
+    mutating func tokens<Role: RawRepresentable<String>>(_ key: String, roles: String) -> [String: Role] {
+        var tokens: [String: Role] = [:]
+        for (token, _) in layout.mappings[key] ?? [] {
+            let role = string("\(key).\(token)") ?? ""
+            guard let parsed = Role(rawValue: role.lowercased()) else {
+                report("\(key).\(token)", "'\(role)' is not a role; use \(roles)")
+                continue
+            }
+            guard token.count >= 16 else {
+                report("\(key).\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
+                continue
+            }
+            tokens[token] = parsed
+        }
+        return tokens
+    }
+
     /// `api:`: where the daemon listens, who may use it, and what must be signed.
     mutating func readAPI(into api: inout APISettings) {
         if let (host, port) = listenAddress("api.listen", example: "127.0.0.1:7370") {
             api.host = host
             api.port = port
         }
-        for (token, _) in layout.mappings["api.tokens"] ?? [] {
-            let role = string("api.tokens.\(token)") ?? ""
-            guard let parsed = APISettings.Role(rawValue: role.lowercased()) else {
-                report("api.tokens.\(token)", "'\(role)' is not a role; use announce or admin")
-                continue
-            }
-            guard token.count >= 16 else {
-                report("api.tokens.\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
-                continue
-            }
-            api.tokens[token] = parsed
-        }
+        api.tokens = tokens("api.tokens", roles: "announce or admin")
         api.maxBodyBytes = integer("api.max_body_bytes", range: 1024...10_000_000) ?? api.maxBodyBytes
         api.maxTextCharacters = integer("api.max_text_chars", range: 1...100_000) ?? api.maxTextCharacters
         api.ratePerMinute = integer("api.rate_per_minute", range: 1...1_000_000) ?? api.ratePerMinute

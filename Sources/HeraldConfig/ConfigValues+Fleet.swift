@@ -74,18 +74,7 @@ extension ConfigValues {
     /// (16 characters at least); a console reachable from the network without them is refused,
     /// as the hub's API is.
     private mutating func readFleetAccess(into fleet: inout FleetSettings) {
-        for (token, _) in layout.mappings["fleet.tokens"] ?? [] {
-            let role = string("fleet.tokens.\(token)") ?? ""
-            guard let parsed = FleetSettings.Role(rawValue: role.lowercased()) else {
-                report("fleet.tokens.\(token)", "'\(role)' is not a role; use read or operate")
-                continue
-            }
-            guard token.count >= 16 else {
-                report("fleet.tokens.\(token)", "a token must be at least 16 characters; make one with 'openssl rand -hex 16'")
-                continue
-            }
-            fleet.tokens[token] = parsed
-        }
+        fleet.tokens = tokens("fleet.tokens", roles: "read or operate")
         if !fleet.isLoopback && fleet.tokens.isEmpty {
             report("fleet.listen", "\(fleet.listenHost) is reachable from the network, and fleet.tokens is empty; add tokens (read, operate) or listen on 127.0.0.1")
         }
