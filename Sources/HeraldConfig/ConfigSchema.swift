@@ -54,7 +54,7 @@ enum ConfigSchema {
         "fleet.database": .scalar, "fleet.listen": .scalar, "fleet.name": .scalar, "fleet.events_retention": .scalar,
         "fleet.alarms.offline_after": .scalar, "fleet.alarms.unacknowledged_after": .scalar,
         "fleet.alarms.low_disk": .scalar, "fleet.alarms.webhook": .scalar,
-        "fleet.tokens": .openMapping, "fleet.tls_cert": .scalar, "fleet.tls_key": .scalar,
+        "fleet.tokens": .openMapping, "fleet.tls_cert": .scalar, "fleet.tls_key": .scalar, "fleet.share_group": .scalar,
         "reminders.grace": .scalar, "reminders.escalate": .scalar, "reminders.escalate_attempts": .scalar,
         "reminders.list": .records,
         "quiet_hours.windows": .list, "quiet_hours.target_volume": .scalar, "quiet_hours.time_zone": .scalar,

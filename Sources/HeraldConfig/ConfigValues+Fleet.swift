@@ -42,6 +42,12 @@ extension ConfigValues {
         broker.caFile = readableFile("fleet.ca")
         if !address.tls && !(string("fleet.ca") ?? "").isEmpty { report("fleet.ca", "is only used over TLS; write the broker as mqtts://") }
         var fleet = FleetSettings(broker: broker, database: database, name: name)
+        if let group = string("fleet.share_group")?.trimmingCharacters(in: .whitespaces), !group.isEmpty {
+            // A shared subscription's group name may hold no / + or # (MQTT 5, 4.8.2).
+            if MQTTSettings.isTopicName(group) { fleet.shareGroup = group } else {
+                report("fleet.share_group", "'\(group)' must be letters, digits, - _ and . (up to 64); make a secret one with 'openssl rand -hex 16'")
+            }
+        }
         if let (host, port) = listenAddress("fleet.listen", example: "127.0.0.1:7380") {
             fleet.listenHost = host
             fleet.listenPort = port

@@ -57,11 +57,15 @@ public struct FleetSettings: Sendable, Equatable {
     /// Events older than this are deleted.
     public var eventsRetention: Duration = .seconds(30 * 86_400)
 
-    /// Every console joins this shared subscription group, so each message reaches one of them.
-    public static let shareGroup = "herald-fleet"
+    /// `fleet.share_group`: every console of the fleet joins this shared subscription group, so
+    /// each message reaches one of them. A secret of the consoles: a client that joins the group
+    /// (a hub's credentials can) is handed a share of every hub's messages, which then never
+    /// reach a console. The default keeps older consoles' group.
+    public var shareGroup = FleetSettings.defaultShareGroup
+    public static let defaultShareGroup = "herald-fleet"
 
     /// The topics a console subscribes to: every hub's status, heartbeat and events, shared.
-    public static let subscriptions = ["status", "health", "events"].map { "$share/\(shareGroup)/herald/+/\($0)" }
+    public var subscriptions: [String] { ["status", "health", "events"].map { "$share/\(shareGroup)/herald/+/\($0)" } }
 
     public init(broker: MQTTSettings, database: Database, name: String) {
         self.broker = broker

@@ -26,6 +26,9 @@ public struct MQTTSettings: Sendable, Equatable {
     /// is sent to it while it is off waits for it (bounded by the broker's own
     /// `persistent_client_expiration`).
     public var sessionExpiry: UInt32 = .max
+    /// The largest packet this client takes (MQTT 5's Maximum Packet Size, sent when connecting):
+    /// the broker drops a larger message for it rather than deliver it. Nil: no limit asked.
+    public var maximumPacketSize: UInt32?
     /// How often the retained heartbeat `herald/<hub>/health` goes out (and at once on a change).
     public var healthInterval: Duration = .seconds(60)
 

@@ -83,11 +83,14 @@ public struct AnnouncementIntake: Sendable {
     /// be; throws 401 naming what was wrong when a signature is wrong, stale or reused, or missing
     /// where `api.require_signature` asks for one. A wrong signature is refused even where none is
     /// required: it means the body was changed, or the sender holds no secret of this hub's.
-    /// - Parameter owner: the request's source, client and request id; nil when it has no request
-    ///   id. A signature already used by another owner (or by any request without an id) is
-    ///   refused: in this process's memory, and in the log, so a restart forgets nothing.
+    /// - Parameters:
+    ///   - owner: the request's source, client and request id; nil when it has no request id. A
+    ///     signature already used by another owner (or by any request without an id) is refused:
+    ///     in this process's memory, and in the log, so a restart forgets nothing.
+    ///   - keptByRow: the announcement row this request makes carries the signature (an
+    ///     announcement's does); false records it apart until it expires (a reminder's).
     public func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
-                               owner: String?, via: String) async throws -> (secret: String, mac: String)? {
+                               owner: String?, keptByRow: Bool = true, via: String) async throws -> (secret: String, mac: String)? {
         let api = live.value.configuration.api
         guard let signature else {
             guard trusted || !api.requireSignature.contains(kind) else {
@@ -105,15 +108,18 @@ public struct AnnouncementIntake: Sendable {
         // A signed request sent again (captured, or retried) by any way in is refused, unless it
         // is the same request again. The log holds every signature an announcement carried (it
         // outlives t + tolerance: rows are kept for days).
-        if let logged = try await live.value.store.announcement(signatureMAC: mac) {
+        let store = live.value.store
+        if let logged = try await store.announcement(signatureMAC: mac) {
             let loggedOwner = logged.requestID.map { Self.owner(source: logged.source, client: logged.client, requestID: $0) }
             guard owner != nil, loggedOwner == owner else { throw refusal(.reused, via: via) }
         }
+        if try await store.signatureRecorded(mac) { throw refusal(.reused, via: via) }
         // Then claimed in memory, with no await between the claim and the answer: a copy sent at
         // once over another connection, whose row is not written yet. Kept until the signature
         // itself expires: t + tolerance (t may be ahead of this clock).
         let expiry = Date(timeIntervalSince1970: Double(time) + api.signatureTolerance.inSeconds + 1)
         guard Self.seen.firstUse(mac, owner: owner, until: expiry) else { throw refusal(.reused, via: via) }
+        if !keptByRow { try await store.recordUsedSignature(mac, until: expiry) }
         return (name, mac)
     }
 

@@ -100,6 +100,10 @@ package final class MosquittoClient: @unchecked Sendable {
         try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "choose MQTT 5")
         try check(mosquitto_property_add_int32(&connectProperties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), settings.sessionExpiry),
                   "ask for a session that outlives the connection")
+        if let maximumPacketSize = settings.maximumPacketSize {
+            try check(mosquitto_property_add_int32(&connectProperties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximumPacketSize),
+                      "ask for packets of at most \(maximumPacketSize) bytes")
+        }
         if let username = settings.username {
             try check(mosquitto_username_pw_set(handle, username, settings.password), "set the MQTT username")
         }

@@ -89,7 +89,7 @@ extension HeraldAPI {
             // signed when it is created.
             _ = try await intake.checkSignature(request.headers[Self.signatureField], over: bytes,
                                           kind: payload.clip == nil ? .text : .clip, trusted: context.overLocalSocket,
-                                          owner: nil, via: "http")
+                                          owner: nil, keptByRow: false, via: "http")
             try intake.refusePaymentWording(payload.text ?? "", trusted: context.overLocalSocket || request.headers[Self.signatureField] != nil,
                                             via: "http")
             return JSONResponse(status: .created, value: try await service.add(reminder))

@@ -43,7 +43,8 @@ extension AnnouncementStore {
         }
     }
 
-    /// Copies every row of a handed-off buffer to `target`, oldest first; returns how many.
+    /// Copies every row of a handed-off buffer to `target`, oldest first, and its used signatures;
+    /// returns how many rows.
     private func copy(_ buffer: AppDatabase, to target: AppDatabase) async throws -> Int {
         let rows = try await buffer.announcements(since: nil, outcome: nil, limit: .max)
         for row in rows.reversed() {
@@ -55,6 +56,8 @@ extension AnnouncementStore {
             }
             await flushObserver?(row)
         }
+        let now = Date()
+        for used in try buffer.usedSignaturesNow(now: now) { try target.recordUsedSignatureNow(used.mac, until: used.expiry, now: now) }
         return rows.count
     }
 }

@@ -152,6 +152,19 @@ public actor AnnouncementStore {
         return try await fileRead { try await $0.announcement(signatureMAC: mac) } ?? nil
     }
 
+    /// Whether a signature whose HMAC is `mac` was recorded by `recordUsedSignature` and has not
+    /// expired, in the file or a buffer.
+    public func signatureRecorded(_ mac: String, now: Date = Date()) async throws -> Bool {
+        for buffer in buffers where try buffer.signatureUsedNow(mac, now: now) { return true }
+        return try await fileRead { try $0.signatureUsedNow(mac, now: now) } ?? false
+    }
+
+    /// Keeps a signature that no announcement row will carry (a signed reminder's) until `expiry`.
+    public func recordUsedSignature(_ mac: String, until expiry: Date, now: Date = Date()) async throws {
+        if await onFile("record a used signature", { try $0.recordUsedSignatureNow(mac, until: expiry, now: now) }) { return }
+        try memory.recordUsedSignatureNow(mac, until: expiry, now: now)
+    }
+
     /// Rows accepted but never finished, oldest first.
     public func unfinished() async throws -> [AnnouncementRecord] {
         var rows = try await fileRead { try await $0.unfinished() } ?? []

@@ -143,8 +143,10 @@ extension AppDatabase {
         }
     }
 
-    /// True when the log holds no row, blocking.
+    /// True when the log holds no row and no used signature, blocking.
     func isEmptyNow() throws -> Bool {
-        try writer.read { db in try AnnouncementRecord.fetchCount(db) == 0 }
+        try writer.read { db in
+            try AnnouncementRecord.fetchCount(db) == 0 && Int.fetchOne(db, sql: "SELECT count(*) FROM used_signature") == 0
+        }
     }
 }

@@ -240,6 +240,13 @@ public struct AppDatabase: Sendable {
             try db.create(index: "announcement_signature", on: "announcement", columns: ["signature_mac"],
                           condition: Column("signature_mac") != nil)
         }
+        migrator.registerMigration("v12: signatures no row carries") { db in
+            // A signed reminder is said later: its signature is kept here until it expires.
+            try db.create(table: "used_signature") { t in
+                t.primaryKey("mac", .text)
+                t.column("expires_at", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

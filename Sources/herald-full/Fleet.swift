@@ -20,7 +20,7 @@ extension Herald {
             discussion: """
                 Reads fleet: from the config file (fleet.broker and fleet.database at least). Any number of \
                 consoles may run against the same broker and database: each hub message reaches one of them \
-                (the shared subscription $share/herald-fleet/...), and each alarm is opened and sent once. \
+                (the shared subscription $share/GROUP/..., fleet.share_group), and each alarm is opened and sent once. \
                 A database or broker that is away is waited for; SIGTERM or Ctrl-C stops it.
                 """)
 

@@ -18,6 +18,7 @@ import Testing
               database: postgres://herald:pw@db.example:5433/herald_fleet
               listen: 0.0.0.0:7390
               name: console-a
+              share_group: 6f1d0c2a9b7e4f35
               tokens:
                 reader-0123456789abcdef: read
                 operator-0123456789abcdef: Operate
@@ -37,6 +38,7 @@ import Testing
         #expect(fleet.database == FleetSettings.Database(host: "db.example", port: 5433, user: "herald", password: "pw", name: "herald_fleet"))
         #expect(fleet.database.description == "postgres://herald@db.example:5433/herald_fleet")
         #expect(fleet.listenHost == "0.0.0.0" && fleet.listenPort == 7390)
+        #expect(fleet.subscriptions.allSatisfy { $0.hasPrefix("$share/6f1d0c2a9b7e4f35/herald/+/") })
         #expect(fleet.tokens == ["reader-0123456789abcdef": .read, "operator-0123456789abcdef": .operate])
         #expect(fleet.tls == nil && fleet.listenURL == "http://0.0.0.0:7390")
         #expect(fleet.alarms.offlineAfter == 120 && fleet.alarms.unacknowledgedAfter == 600)
@@ -63,7 +65,7 @@ import Testing
         #expect(fleet.tokens.isEmpty && fleet.tls == nil)
         // Unnamed: unique on the machine (the host and this process), so two never share a client id.
         #expect(fleet.name.hasSuffix("-\(ProcessInfo.processInfo.processIdentifier)") && fleet.broker.clientID == "herald-fleet-" + fleet.name)
-        #expect(FleetSettings.subscriptions == ["$share/herald-fleet/herald/+/status", "$share/herald-fleet/herald/+/health",
+        #expect(fleet.subscriptions == ["$share/herald-fleet/herald/+/status", "$share/herald-fleet/herald/+/health",
                                                 "$share/herald-fleet/herald/+/events"])
         #expect(try await folder.load(.utf8("sink: a\n")).fleet == nil)
     }
@@ -93,6 +95,8 @@ import Testing
                   line: 5, key: "fleet.tokens.short", says: "at least 16 characters"),
         BadConfig("a certificate without its key", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  tls_cert: /etc/hostname\n",
                   line: 4, key: "fleet.tls_cert", says: "fleet.tls_cert and fleet.tls_key go together"),
+        BadConfig("a share group with a slash", "fleet:\n  broker: mqtt://b\n  database: postgres://x@y/z\n  share_group: a/b\n",
+                  line: 4, key: "fleet.share_group", says: "'a/b' must be letters, digits, - _ and ."),
         BadConfig("a heartbeat under a second", "mqtt:\n  broker: mqtt://b\n  health_interval: 500ms\n", line: 3,
                   key: "mqtt.health_interval", says: "out of range"),
     ]

@@ -74,4 +74,20 @@ import Testing
         #expect(try await AppDatabase(path: databasePath).count() == 5)
         #expect(await store.flush() == 0, "healthy: nothing to do")
     }
+
+    /// A signed reminder's signature, kept while the file could not be written, is still known
+    /// once the buffer is in the file, and forgotten once it expires.
+    @Test func aUsedSignatureKeptAsideReachesTheFileAndExpires() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = degradedStore()
+        let now = Date()  // a flush copies what has not expired by the clock
+        try await store.recordUsedSignature("mac-1", until: now.addingTimeInterval(600), now: now)
+        #expect(try await store.signatureRecorded("mac-1", now: now))
+        #expect(await store.flush() == 0, "no row, and still the signature is copied")
+        #expect(await store.degraded == nil)
+        let file = try AppDatabase(path: databasePath)
+        #expect(try file.signatureUsedNow("mac-1", now: now), "in the file")
+        #expect(try !file.signatureUsedNow("mac-1", now: now.addingTimeInterval(601)), "expired")
+        #expect(try !file.signatureUsedNow("mac-2", now: now))
+    }
 }

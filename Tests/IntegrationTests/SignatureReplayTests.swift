@@ -107,3 +107,35 @@ extension OnTheTestSink.MQTTTests {
         #expect(Set(texts) == ["Order forty two is ready", "Payment received: twelve dollars"], "\(texts)")
     }
 }
+
+extension OnTheTestSink.MQTTTests {
+    /// A signed reminder is said later, by the daemon, so no announcement row carries its
+    /// signature: it is kept apart until it expires, and a copy is refused after a restart too.
+    @Test func aCapturedSignedReminderIsRefusedAfterARestart() throws {
+        let hub = try signingHub()
+        let format = DateFormatter()
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        let due = format.string(from: Date().addingTimeInterval(3_600))
+        let body = #"{"text": "Time for the evening tablets", "time_zone": "UTC", "schedule": {"at": "\#(due)"}}"#
+        let signature = try sign(body, secretFile: hub.harness.folder + "/till.secret", in: hub.harness.folder)
+        func create(_ daemon: Daemon) -> (Int, String) {
+            let (status, data, _) = Daemon.rawRequest("POST", daemon.base + "/v1/reminders", body,
+                                                      headers: ["Authorization": "Bearer \(Self.adminToken)", "Herald-Signature": signature])
+            return (status, String(decoding: data ?? Data(), as: UTF8.self))
+        }
+        var daemon = try startSigning(hub)
+        #expect(create(daemon).0 == 201)
+        #expect(create(daemon).0 == 401, "the same copy at once")
+        for stop in ["SIGTERM", "kill -9"] {
+            if stop == "SIGTERM" { daemon.stop() } else { daemon.crash() }
+            daemon = try startSigning(hub)
+            let (status, answer) = create(daemon)
+            #expect(status == 401 && answer.contains("already used"), "after \(stop): \(status) \(answer)")
+        }
+        let (_, listed, _) = Daemon.rawRequest("GET", daemon.base + "/v1/reminders", headers: ["Authorization": "Bearer \(Self.adminToken)"])
+        daemon.stop()
+        let reminders = (listed.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [[String: Any]]) ?? []
+        #expect(reminders.count == 1, "made once: \(reminders)")
+    }
+}

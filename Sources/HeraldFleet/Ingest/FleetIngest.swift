@@ -71,7 +71,7 @@ public struct FleetIngest: Service {
         case .connected:
             takeover.connected(at: .now)
             link.moved(connected: true)
-            logger.notice("fleet: connected to \(settings.broker.brokerURL), reading \(FleetSettings.subscriptions.joined(separator: ", "))")
+            logger.notice("fleet: connected to \(settings.broker.brokerURL), reading every hub's status, health and events (shared)")
         case .down(let reason, _) where takeover.down(reason: reason, at: .now):
             // Another console with this client id: reconnecting would take it back, and each
             // would put the other off every second. This one gives way, once, and says why.

@@ -15,7 +15,11 @@ public final class FleetLink: Sendable {
         self.settings = settings
         // Not "retain as published": a message flagged retained is then one handed over at
         // subscribe time, older than it looks (HubMessage.health's `live`).
-        client = try MosquittoClient(settings: settings.broker, subscriptions: FleetSettings.subscriptions, retainAsPublished: false,
+        // A hub message over the console's limits is refused anyway (HubMessage.decode): asking the
+        // broker to drop the largest keeps a 100 MB publish out of this process's memory.
+        var broker = settings.broker
+        broker.maximumPacketSize = UInt32(HubMessageLimits.maxPacketBytes)
+        client = try MosquittoClient(settings: broker, subscriptions: settings.subscriptions, retainAsPublished: false,
                                      will: (Self.statusTopic(settings), Array(#"{"state":"offline"}"#.utf8)))
     }
 

@@ -8,6 +8,10 @@ enum HubMessageLimits {
     static let maxPayloadBytes = 65_536
     /// The largest event payload read (an event carries no more than an announcement's outcome).
     static let maxEventBytes = 16_384
+    /// The largest MQTT packet the console takes from the broker (1 MiB); the broker drops larger
+    /// ones for it. Between `maxPayloadBytes` and this, a message is read, refused and counted, so
+    /// an oversized hub shows on the metrics; beyond it, it never reaches the console's memory.
+    static let maxPacketBytes = 1_048_576
     /// The most rooms one heartbeat may list.
     static let maxRooms = 64
     /// The most groups, and outcome kinds, one heartbeat may list.
