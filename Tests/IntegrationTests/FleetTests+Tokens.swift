@@ -24,6 +24,11 @@ extension OnTheTestSink.FleetTests {
         #expect(call("POST", "/v1/alarms/1/acknowledge", "{}", token: reader) == 403)
         #expect(call("POST", "/v1/announce", announce, token: operator_) == 202)
         #expect(call("POST", "/v1/alarms/1/acknowledge", "{}", token: operator_) == 404, "past the lock: there is no alarm 1")
+        // Guessing is slow: past 30 requests a minute without a valid token, an address gets 429
+        // (4 were spent above; the bucket refills by one every 2 s); the right token still opens.
+        let answers = (0..<40).map { call("GET", "/v1/hubs", token: "guess-\($0)-0123456789") }
+        #expect(answers.prefix(20).allSatisfy { $0 == 401 } && answers.suffix(8).allSatisfy { $0 == 429 }, "\(answers)")
+        #expect(call("GET", "/v1/hubs", token: reader) == 200)
     }
 }
 

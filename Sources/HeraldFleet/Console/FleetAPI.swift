@@ -45,11 +45,11 @@ public struct FleetAPI: Sendable {
                            logger: logger)
     }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<FleetRequestContext> {
+        let router = Router(context: FleetRequestContext.self)
         router.add(middleware: FleetErrorMiddleware(logger: logger))
         router.add(middleware: FleetGuard(hostnames: [settings.listenHost.lowercased()], scheme: settings.tls == nil ? "http" : "https"))
-        router.add(middleware: FleetAuthenticator(tokens: settings.tokens))
+        router.add(middleware: FleetAuthenticator(tokens: settings.tokens, guesses: TokenBuckets()))
         for path in FleetPage.paths { router.get(RouterPath(path)) { request, _ in FleetPage.response(for: request.uri.path) } }
         router.get("/v1/health") { _, _ in try json(await health()) }
         router.get("/v1/hubs") { request, _ in

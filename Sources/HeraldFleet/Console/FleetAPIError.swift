@@ -20,7 +20,7 @@ struct FleetAPIError: Error {
 /// Turns every error into that JSON: a `FleetAPIError` as it is, Hummingbird's own (a bad path,
 /// a body too large) with its status, anything else (the database down) as 503, logged.
 struct FleetErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = FleetRequestContext
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -1,4 +1,5 @@
 import HeraldConfig
+import HeraldCore
 import HTTPTypes
 import Hummingbird
 
@@ -7,8 +8,12 @@ import Hummingbird
 /// group). With no tokens every request is served: the console may then listen on loopback only
 /// (`fleet.listen`, checked with the config), as the hub's API.
 struct FleetAuthenticator: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = FleetRequestContext
     let tokens: [String: FleetSettings.Role]
+    /// Requests without a valid token, per address: guessing a token is slowed to this many a
+    /// minute (the page of a person who mistyped one sends a few).
+    let guesses: TokenBuckets
+    static let guessesPerMinute = 30
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !tokens.isEmpty else { return try await next(request, context) }
@@ -20,6 +25,10 @@ struct FleetAuthenticator: RouterMiddleware {
         }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
               let role = tokens[String(header.dropFirst("Bearer ".count))] else {
+            guard guesses.allow(context.clientAddress, perMinute: Self.guessesPerMinute) else {
+                throw FleetAPIError(.tooManyRequests, field: "Authorization",
+                                    "\(context.clientAddress) sent more than \(Self.guessesPerMinute) requests a minute without a valid token; wait a minute")
+            }
             let missing = request.headers[.authorization]?.hasPrefix("Bearer ") != true
             throw FleetAPIError(.unauthorized, field: "Authorization",
                                 missing ? "send 'Authorization: Bearer TOKEN' with a token from fleet.tokens" : "unknown token")

@@ -7,7 +7,7 @@ import HeraldServer
 /// listen name) 421, another site's `Origin` or `Sec-Fetch-Site` 403. A page elsewhere cannot
 /// acknowledge alarms or make hubs speak.
 struct FleetGuard: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = FleetRequestContext
     /// Names besides `localhost` and IP literals the console answers to.
     let hostnames: Set<String>
     /// `http` or `https`: the console's own page's origin.
