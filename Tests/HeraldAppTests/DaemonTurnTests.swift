@@ -214,4 +214,31 @@ import Testing
         #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 90), "the next one: the new target")
         await harness.stop()
     }
+
+    /// A reload that moves `database.path` while entries wait: each row's outcome is written to
+    /// the file it was inserted into. Written to the new file instead, it would leave an
+    /// unfinished row in the old one, which a later start with the old path says again.
+    @Test func aReloadToANewDatabaseLeavesEachRowAndItsOutcomeInOneFile() async throws {
+        let harness = try await DaemonHarness()
+        defer { Task { await harness.stop() } }
+        await harness.sound.holdPlayback()
+        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
+        await harness.sound.waitUntilPlaying()
+        let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
+
+        let moved = try DaemonHarness.context(folder: harness.folder + "/moved") { _ in }
+        await harness.daemon.reload(moved)
+        let third = try await harness.submit(AnnouncementRequest(body: .text("Table three is ready")))
+        await harness.sound.releasePlayback()
+        for id in [first.id, second.id, third.id] { #expect(try await harness.outcome(of: id)?.outcome == .played) }
+
+        let old = harness.context.store, new = moved.store
+        for id in [first.id, second.id] {
+            #expect(try await old.announcement(id: id)?.outcome == .played, "the outcome in the file its row is in")
+            #expect(try await new.announcement(id: id) == nil, "and nothing in the new file")
+        }
+        #expect(try await old.unfinished().isEmpty, "no unfinished row left behind in the old file")
+        #expect(try await new.announcement(id: third.id)?.outcome == .played, "a row accepted after the reload: in the new file")
+        #expect(try await old.announcement(id: third.id) == nil)
+    }
 }

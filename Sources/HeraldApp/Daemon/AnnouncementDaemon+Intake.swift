@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 
 /// Intake: a request becomes a logged row and a queued entry, once per request id; `?wait=true`
 /// requests wait for its outcome.
@@ -11,10 +12,12 @@ extension AnnouncementDaemon {
     /// of that row waits for it (`log`).
     public func submit(_ request: AnnouncementRequest) async throws -> Submission {
         let record = Turn.record(for: request, at: now())
+        // The log as it is now: a reload during the awaits below does not split the row from its outcome.
+        let store = context.store
         let requestKey = request.requestID.map { "\(request.source.rawValue)\u{1F}\(request.client)\u{1F}\($0)" }
         if let requestKey, let requestID = request.requestID {
             repeat {
-                if let original = try await duplicate(of: requestKey, requestID: requestID, request) { return .duplicate(original) }
+                if let original = try await duplicate(of: requestKey, requestID: requestID, request, in: store) { return .duplicate(original) }
                 // A copy sent at once over another connection may have claimed it while we read.
             } while accepting[requestKey] != nil
             // Claimed in the same turn as the check above, with no await between.
@@ -22,19 +25,19 @@ extension AnnouncementDaemon {
         }
         // Alone in an idle queue it plays at once: its restore journal is synced first.
         let playsAtOnce = machine.current == nil && machine.queue.isEmpty && !machine.paused
-        inserting[record.id] = RowInsert(record, into: context.store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil)
+        inserting[record.id] = RowInsert(record, into: store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil)
         defer {
             inserting[record.id] = nil
             if let requestKey { accepting[requestKey] = nil }
         }
-        let queued = try await queue(request, record)
+        let queued = try await queue(request, record, in: store)
         // The answer waits for the row: a request accepted is one that survives a crash.
         guard await awaitInsert(of: record.id, holdingIt: true) else {
             // The same id raced in from another process (the claim covers this one's
             // connections), or not even memory could take the row.
             withdraw(record.id)
             if let requestID = request.requestID,
-               let original = try await context.store.announcement(source: request.source, client: request.client, requestID: requestID) {
+               let original = try await store.announcement(source: request.source, client: request.client, requestID: requestID) {
                 HeraldMetrics.duplicate(source: request.source)
                 return .duplicate(original)
             }
@@ -45,9 +48,10 @@ extension AnnouncementDaemon {
 
     /// The announcement already accepted with this request id, if any (waiting for its row when
     /// it is still being written).
-    func duplicate(of requestKey: String, requestID: String, _ request: AnnouncementRequest) async throws -> AnnouncementRecord? {
+    func duplicate(of requestKey: String, requestID: String, _ request: AnnouncementRequest,
+                   in store: AnnouncementStore) async throws -> AnnouncementRecord? {
         if let claimed = accepting[requestKey] { _ = try? await inserting[claimed]?.inserted }
-        guard let original = try await context.store.announcement(source: request.source, client: request.client,
+        guard let original = try await store.announcement(source: request.source, client: request.client,
                                                                   requestID: requestID) else {
             return nil
         }
@@ -56,7 +60,7 @@ extension AnnouncementDaemon {
     }
 
     /// Queues a new entry (or holds, drops or refuses it, logging why) and wakes the worker.
-    func queue(_ request: AnnouncementRequest, _ record: AnnouncementRecord) async throws -> Submission {
+    func queue(_ request: AnnouncementRequest, _ record: AnnouncementRecord, in store: AnnouncementStore) async throws -> Submission {
         // Aged from when it was sent: a sender's clock ahead of ours counts as sent on arrival.
         let sentAt = min(request.sentAt ?? record.queuedAt, record.queuedAt)
         let maxAge = machine.queue.policies[request.priority].maxAge.inSeconds
@@ -65,11 +69,11 @@ extension AnnouncementDaemon {
             Self.markStale(&stale, at: record.queuedAt, priority: request.priority, maxAge: maxAge,
                            reason: "sent \(Int(record.queuedAt.timeIntervalSince(sentAt))) s before it arrived")
             logger.error("announcement \(record.id) not said: \(stale.error ?? "")")
-            await log(stale)
+            await log(stale, in: store)
             return .accepted(stale)
         }
         var entry = Self.entry(id: record.id, priority: request.priority, queuedAt: sentAt,
-                          item: Queued(request: request, record: record))
+                          item: Queued(request: request, record: record, store: store))
         switch await applyQuietHours(to: &entry) {
         case .queue: break
         case .held(let row): return .accepted(row)
@@ -81,7 +85,7 @@ extension AnnouncementDaemon {
             failed.error = "queue full (\(limit) waiting); try again later"
             failed.finishedAt = now()
             // Logged as every outcome is (a row left without one would be said at the next start).
-            await log(failed)
+            await log(failed, in: store)
             return .refused(failed, limit: limit)
         }
         if interrupt, let current = machine.current {

@@ -29,7 +29,7 @@ extension AnnouncementDaemon {
             record.outcome = record.rooms.flatMap(RoomOutcome.overall) ?? .failed
             record.error = "the rooms it waited for (\(entry.item.rooms?.joined(separator: ", ") ?? "")) are no longer in the config"
             record.finishedAt = now
-            await log(record)
+            await log(record, in: entry.item.store)
             return .held(record)
         }
         let plan = quiet.plan(for: entry.priority, in: rooms, at: now)
@@ -47,7 +47,7 @@ extension AnnouncementDaemon {
             let windows = Set(rooms.map { quiet.windowsText(in: $0) }).sorted().joined(separator: "; ")
             record.error = "quiet hours (\(windows)): \(entry.priority.rawValue) is suppressed"
             record.finishedAt = now
-            await log(record)
+            await log(record, in: entry.item.store)
             return .held(record)
         }
         if plan.now.isEmpty {
@@ -89,7 +89,7 @@ extension AnnouncementDaemon {
             for waiter in (waiters.removeValue(forKey: part.id) ?? [:]).values { waiter.resume(returning: nil) }
             return
         }
-        do { try await context.store.record(part) } catch {
+        do { try await entry.item.store.record(part) } catch {
             logger.error("could not log where announcement \(part.id) was said so far: \(error)")
         }
         // A `--local` run tells its user now where it was said and where it waits.
@@ -170,7 +170,7 @@ extension AnnouncementDaemon {
             record.outcome = .failed
             record.error = "queue full (\(limit) waiting) when quiet hours ended"
             record.finishedAt = now()
-            await log(record)
+            await log(record, in: entry.item.store)
         }
         wake.yield()
     }

@@ -48,8 +48,9 @@ extension AnnouncementDaemon {
         request.chime = first.chime
         request.rooms = rooms
         let summary = Turn.record(for: request, at: now())
+        let store = context.store
         do {
-            _ = try await context.store.insertIfNew(summary)
+            _ = try await store.insertIfNew(summary)
         } catch {
             switch occasion {
             case .payments:
@@ -68,11 +69,11 @@ extension AnnouncementDaemon {
         case .payments:
             // In the place of the oldest payment it says, not ahead of what waited before it.
             machine.putBack(Self.entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
-                                   item: Queued(request: request, record: summary, summarisesPayments: true)))
+                                   item: Queued(request: request, record: summary, summarisesPayments: true, store: store)))
             await logCoalesced(entries, into: "summary \(summary.id)")
         case .quietHoursEnded:
             await enqueue(Self.entry(id: summary.id, priority: priority, queuedAt: now(),
-                                item: Queued(request: request, record: summary)))
+                                item: Queued(request: request, record: summary, store: store)))
             await logCoalesced(entries, into: "summary \(summary.id) when quiet hours ended")
         }
     }
@@ -86,7 +87,7 @@ extension AnnouncementDaemon {
             record.outcome = .coalesced
             record.error = "said in \(summary)"
             record.finishedAt = now()
-            await log(record)
+            await log(record, in: entry.item.store)
         }
     }
 }

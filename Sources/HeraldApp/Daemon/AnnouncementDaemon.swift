@@ -64,6 +64,9 @@ public actor AnnouncementDaemon {
         /// A summary of payments ("five payments received, total ..."): the payments it covers are
         /// logged `coalesced`, so it is as much a payment as they were.
         var summarisesPayments = false
+        /// The log its row was inserted into: its outcome is written there, whatever file a
+        /// reload has moved `database.path` to since.
+        let store: AnnouncementStore
 
         /// A payment, or a summary of some: one cut off by an emergency is said again after it.
         var isPayment: Bool {
@@ -287,7 +290,7 @@ public actor AnnouncementDaemon {
                     var record = record
                     if record.outcome == .played { lastPlayedID = entry.id }
                     if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
-                    await log(record)
+                    await log(record, in: entry.item.store)
                 case .replay(let closeSession):
                     // One that could not start waits (logged above, once); one cut off is news.
                     if case .cannotStart = end {} else { logger.notice("announcement \(entry.id) will be said again (\(end))") }
@@ -476,7 +479,7 @@ public actor AnnouncementDaemon {
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
         // Too old for the rooms it was to be said in now; the rooms quiet hours hold it for still wait.
         if !entry.item.laterRooms.isEmpty { return await holdForLaterRooms(entry, after: record) }
-        await log(record)
+        await log(record, in: entry.item.store)
     }
 
     /// Fills in a row past its max age: a low one is dropped (`dropped_stale`), the others failed
@@ -488,7 +491,8 @@ public actor AnnouncementDaemon {
         record.finishedAt = now
     }
 
-    func log(_ record: AnnouncementRecord) async {
+    /// Writes `record`'s outcome to `store`, the log its row was inserted into.
+    func log(_ record: AnnouncementRecord, in store: AnnouncementStore) async {
         // A row is updated only after it was inserted (the entry may play while it is written),
         // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
         guard await awaitInsert(of: record.id) else {
@@ -498,7 +502,7 @@ public actor AnnouncementDaemon {
             return
         }
         do {
-            try await context.store.record(record)
+            try await store.record(record)
         } catch {
             logger.error("could not log announcement \(record.id): \(error)")
         }
@@ -523,7 +527,8 @@ public actor AnnouncementDaemon {
     /// checked after each await, or it would be said twice.
     func requeueUnfinished() async {
         let rows: [AnnouncementRecord]
-        do { rows = try await context.store.unfinished() } catch {
+        let store = context.store
+        do { rows = try await store.unfinished() } catch {
             logger.error("could not read the announcements accepted before the last stop; they are queued again at the next start: \(error)")
             return
         }
@@ -537,13 +542,13 @@ public actor AnnouncementDaemon {
                 record.finishedAt = now()
                 record.error = "heard to its end before the daemon stopped; logged at the next start"
                 logger.notice("announcement \(row.id) was heard to its end before the last stop: logged played, not said again")
-                await log(record)
+                await log(record, in: store)
                 takenUp.append(record)
                 continue
             }
             guard !isTakenInSinceStart(row.id),
                   let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
-            var entry = Self.entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row))
+            var entry = Self.entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row, store: store))
             if let done = row.rooms, !done.isEmpty {
                 // Said (or suppressed) in some rooms before the stop, quiet hours holding it for
                 // the others: only those are left (none, when a reload removed them: it is over).
@@ -552,7 +557,7 @@ public actor AnnouncementDaemon {
                     var record = row
                     record.outcome = RoomOutcome.overall(done)
                     record.finishedAt = now()
-                    await log(record)
+                    await log(record, in: store)
                     takenUp.append(record)
                     continue
                 }

@@ -283,7 +283,7 @@ public actor ReminderService {
             let grace = DurationText.format(context.configuration.reminders.grace)
             record.error = count == 1 ? "due at \(Self.stamp(due)), more than reminders.grace (\(grace)) ago"
                 : "\(count) occurrences from \(Self.stamp(due)) passed while the hub could not say them"
-            await daemon.log(record)
+            await daemon.log(record, in: context.store)
         case .escalate(let due, let reason):
             guard let url = reminder.escalate ?? context.configuration.reminders.escalate else { return }
             let event = Escalator.Event(event: "reminder.\(reason.rawValue)", reminder: reminder.id, text: reminder.body,
