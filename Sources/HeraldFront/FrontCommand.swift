@@ -56,7 +56,7 @@ public struct FrontCommand: Equatable, Sendable {
         // herald-full's parser takes these words exactly (the API would also take `HIGH`).
         if let priority = options["priority"], !["critical", "high", "normal", "low"].contains(priority) { return nil }
         // herald-full's own checks of the text, so its words for them stay the only ones.
-        if verb == .say && (!argument.contains { !$0.isWhitespace } || argument.count > RuntimePaths.maxSayCharacters || Self.hasControlCharacter(argument)) {
+        if verb == .say && (!argument.contains { !$0.isWhitespace } || Self.hasControlCharacter(argument)) {
             return nil
         }
         self.verb = verb

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the intake refused a body: what the HTTP API answers (`APIError` maps from it, the
 /// status from `reason`) and what MQTT publishes as an `error` event.
-public struct IntakeError: Error, Sendable, Equatable {
+public struct IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of refusal, in the API's terms.
     public enum Reason: Sendable, Equatable {
         /// The body is not valid JSON, or a field is missing or wrong (400).
@@ -23,6 +23,9 @@ public struct IntakeError: Error, Sendable, Equatable {
         self.field = field
         self.message = message
     }
+
+    /// `field: message`, as the CLI prints a daemon's refusal.
+    public var description: String { field.map { "\($0): \(message)" } ?? message }
 
     /// A 400: `field` is wrong, and `message` says how.
     public static func badRequest(_ field: String?, _ message: String) -> IntakeError {

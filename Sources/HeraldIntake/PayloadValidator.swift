@@ -178,7 +178,8 @@ public struct PayloadValidator: Sendable {
         return id
     }
 
-    private func checkedChime(_ name: String) throws -> String {
+    /// `name` when it is `none` or a chime in the sounds folder's chimes/; a 400 naming `chime` otherwise.
+    public func checkedChime(_ name: String) throws -> String {
         guard name.lowercased() == "none" || HeraldConfiguration.isClipName(name),
               FileManager.default.fileExists(atPath: "\(soundsDirectory)/chimes/\(name).flac") || name.lowercased() == "none" else {
             throw IntakeError.badRequest("chime", "'\(name)' is not a chime in Sounds/chimes")

@@ -8,9 +8,6 @@ import Glibc
 public enum RuntimePaths {
     /// The API's port when the config names none (`api.listen`).
     public static let defaultAPIPort = 7370
-    /// The longest text `herald say` takes on the command line, in characters: the lean front
-    /// and herald-full check the same number (the API's own limit is `api.max_text_characters`).
-    public static let maxSayCharacters = 2000
 
     /// `$XDG_RUNTIME_DIR/herald`, or `/tmp/herald-<uid>` when there is no runtime directory, or
     /// the one named is missing or not writable (a variable carried over by `su` or `sudo -E`

@@ -3,6 +3,7 @@ import Foundation
 import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldIntake
 import Speech
 
 /// Options of the commands that make a sound: `play`, `say`, `pay`.
@@ -61,10 +62,13 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
     if let viaDaemon {
         outcome = .finished(viaDaemon)
     } else {
-        // The daemon's one path, in this process, for this one request.
+        // The daemon's one path, in this process, for this one request, after the daemon's own
+        // checks: what a daemon would refuse is refused here too, before any sink is touched.
         let context = try options.makeContext(configuration: configuration)
+        let checked: AnnouncementRequest
+        do { checked = try await checkedAsTheDaemonChecks(finalRequest, context: context) } catch { throw fail(error) }
         do {
-            outcome = try await SignalCanceller.run { try await AnnouncementDaemon.announceOnce(finalRequest, context: context) }
+            outcome = try await SignalCanceller.run { try await AnnouncementDaemon.announceOnce(checked, context: context) }
         } catch {
             throw fail(error)
         }
@@ -75,6 +79,23 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
     case .deferred(let record, let until):
         print(announceOptions.json ? try jsonString(record) : deferredLine(record, until: until))
     }
+}
+
+/// `request` as a daemon takes it: the wire request the daemon client would send, through the
+/// intake's `PayloadValidator` with this config (text limit, language, voice, chime, rooms). A
+/// local file (`herald play FILE`) has no wire form: its chime is checked alone.
+func checkedAsTheDaemonChecks(_ request: AnnouncementRequest, context: HeraldContext) async throws -> AnnouncementRequest {
+    let configuration = context.configuration
+    let validator = PayloadValidator(remote: RemoteAudio(settings: configuration.audioURL, cache: context.clipCache, client: nil),
+                                     maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
+                                     soundsDirectory: configuration.soundsDirectory, rooms: configuration.rooms)
+    guard let payload = DaemonClient.payload(for: request) else {
+        if let chime = request.chime { _ = try validator.checkedChime(chime) }
+        return request
+    }
+    var checked = try await validator.request(from: payload, source: request.source)
+    checked.client = request.client  // not in the wire form: the daemon takes it from the connection
+    return checked
 }
 
 /// What `herald say --local` prints for an announcement quiet hours hold: its row stays in the log

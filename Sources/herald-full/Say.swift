@@ -27,12 +27,11 @@ extension Herald {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ValidationError("nothing to say: TEXT is empty")
             }
-            let limit = RuntimePaths.maxSayCharacters
-            guard text.count <= limit else { throw ValidationError("TEXT is \(text.count) characters; say at most \(limit) at once") }
-            // Here, before a daemon or this process is asked: both refuse it in these words (the
-            // lean front hands such a text to this command rather than to the daemon).
-            // One line, as the refusals of what a text or an amount holds are (no usage: the
-            // command was typed right).
+            // Its length is api.max_text_chars's business, checked as the daemon checks it (by the
+            // daemon, or before a --local run). A control character is refused here, before a
+            // daemon or this process is asked, in the words both use (the lean front hands such a
+            // text to this command rather than to the daemon). One line, as the refusals of what
+            // a text or an amount holds are (no usage: the command was typed right).
             if let control = ControlCharacter.first(in: text) { throw fail("\(control)") }
         }
 

@@ -40,6 +40,26 @@ extension OnTheTestSink {
         #expect(fine.status == 0, "\(fine.stderr)")
     }
 
+    /// One text limit (`api.max_text_chars`, 1000 by default) and one chime check, with a daemon
+    /// or without: `--local` runs the daemon's own validator before anything touches the sink.
+    @Test func aLongTextAndAMissingChimeAreRefusedAlikeWithAndWithoutADaemon() throws {
+        let (harness, port) = try HeraldHarness.listening()
+        let long = String(repeating: "Table nine ", count: 137).trimmingCharacters(in: .whitespaces)  // 1,506 characters
+        let limit = "is \(long.count) characters; at most 1000"
+        let chime = "'no-such-chime' is not a chime in Sounds/chimes"
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sounds/chimes/ding.flac").standardized.path
+        for local in [false, true] {
+            _ = try refused(harness, ["say", long] + (local ? ["--local"] : []), mentions: limit)
+            _ = try refused(harness, ["say", "--chime", "no-such-chime", "Hello"] + (local ? ["--local"] : []), mentions: chime)
+            _ = try refused(harness, ["play", "--chime", "no-such-chime", file] + (local ? ["--local"] : []), mentions: chime)
+        }
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        _ = try refused(harness, ["say", long], mentions: limit)
+        _ = try refused(harness, ["say", "--chime", "no-such-chime", "Hello"], mentions: chime)
+        #expect(try harness.history().isEmpty, "nothing was queued or logged")
+    }
+
     @Test func aNegativeAmountIsRefusedAsSuch() throws {
         let harness = try HeraldHarness()
         for amount in ["-5", "-5.50", "-.5"] {
