@@ -1,7 +1,7 @@
 #!/bin/sh
 # Leaves a real `herald serve` alone for N minutes with its own PulseAudio (three null sinks, a
 # radio), its own Mosquitto, seeded random traffic and faults, then checks what was accepted,
-# heard and left changed (docs/operations.md, "The soak"). Release build, as the .deb ships it.
+# heard and left changed (docs/development.md, "The soak"). Release build, as the .deb ships it.
 #   scripts/soak.sh [--minutes N] [--seed S] [--rooms] [--few-faults]
 # --few-faults: one fault every 30 minutes (a soak of hours: RSS per daemon against its age).
 # Exits non-zero on any violation and prints the seed to replay it. As root the state folder is a

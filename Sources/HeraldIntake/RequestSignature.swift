@@ -3,8 +3,7 @@ import Foundation
 import Synchronization
 
 /// `Herald-Signature: t=UNIX_SECONDS,v1=HEX`: HMAC-SHA256 with a shared secret over
-/// `"{t}.{raw body}"`, the scheme payment processors use to sign their webhooks (README "Signed
-/// payments"). Over MQTT the same value is the MQTT 5 user property `herald-signature`.
+/// `"{t}.{raw body}"`, the scheme payment processors use to sign their webhooks (docs/signing.md). Over MQTT the same value is the MQTT 5 user property `herald-signature`.
 public enum RequestSignature {
     /// The header's name over HTTP; the user property's over MQTT.
     public static let headerName = "Herald-Signature"

@@ -10,7 +10,7 @@ struct LanguageBench {
     var rounds = 11
     var paymentsPerRound = 200
 
-    /// The currency each language is measured in (README, "Languages").
+    /// The currency each language is measured in (docs/voices.md, "Languages").
     static let currencies = [
         "en": "USD", "zh": "CNY", "es": "MXN", "pt": "BRL", "fr": "EUR", "de": "EUR", "hi": "INR", "ta": "INR",
         "id": "IDR", "vi": "VND", "sw": "KES", "ar": "EGP", "tr": "TRY", "ru": "RUB",

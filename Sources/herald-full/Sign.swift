@@ -4,7 +4,7 @@ import HeraldIntake
 
 extension Herald {
     /// `herald sign --secret-file F < body.json`: the `Herald-Signature` header for a body, as
-    /// the payment backend sends it (README "Signed payments").
+    /// the payment backend sends it (docs/signing.md).
     struct Sign: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sign",

@@ -30,11 +30,12 @@ enum Broker {
 
     /// The same over MQTT 5, with user properties on the PUBLISH: what a backend that signs its
     /// payments sends (`herald-signature: t=UNIX_SECONDS,v1=HEX`).
+    /// - Parameter perLine: each line of `payload` is a message of its own, in one connection.
     static func publish(_ topic: String, _ payload: String, retain: Bool = false, userProperties: [(name: String, value: String)],
-                        via access: BrokerAccess = .shared) throws {
+                        perLine: Bool = false, via access: BrokerAccess = .shared) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["mosquitto_pub"] + access.arguments + ["-q", "1", "-t", topic, "-s"] + (retain ? ["-r"] : [])
+        var arguments = ["mosquitto_pub"] + access.arguments + ["-q", "1", "-t", topic, perLine ? "-l" : "-s"] + (retain ? ["-r"] : [])
         if !userProperties.isEmpty {
             arguments += ["-V", "mqttv5"]
             for property in userProperties { arguments += ["-D", "publish", "user-property", property.name, property.value] }

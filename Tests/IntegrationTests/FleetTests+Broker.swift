@@ -17,17 +17,8 @@ extension OnTheTestSink.FleetTests {
     /// Publishes `count` events of `hub` (logged in as itself) in one connection, QoS 1.
     static func publishEvents(_ count: Int, hub: String, port: Int) throws {
         let lines = (0..<count).map { #"{"hub":"\#(hub)","id":"e-\#($0)","outcome":"played"}"# }.joined(separator: "\n") + "\n"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-u", hub, "-P", "secret-\(hub)", "-q", "1",
-                             "-t", "herald/\(hub)/events", "-l"]
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(lines.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SoundServer.CommandFailed(description: "mosquitto_pub -l exited \(process.terminationStatus)") }
+        try Broker.publish("herald/\(hub)/events", lines, userProperties: [], perLine: true,
+                           via: BrokerAccess(port: port).user(hub, password: "secret-\(hub)"))
     }
 
     @Test func aHubCredentialInTheShareGroupTakesNothingFromAConsoleWithASecretGroup() throws {

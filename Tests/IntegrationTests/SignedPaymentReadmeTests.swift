@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's "Signed payments" examples, run as a user would run them (a shell line with
+/// docs/signing.md's "Signed payments" examples, run as a user would run them (a shell line with
 /// openssl and curl, Python, Node) against a real daemon that requires signed payments: each
 /// is accepted and its row names the secret; the same payment unsigned is refused.
 extension OnTheTestSink {
@@ -11,13 +11,13 @@ extension OnTheTestSink {
     }
 
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../README.md").standardized.path
+        .appendingPathComponent("../../docs/signing.md").standardized.path
 
-    /// The fenced blocks of the README's "Signed payments" section, by language.
+    /// The fenced blocks of docs/signing.md's "Signed payments" section, by language.
     static func examples() throws -> [String: String] {
         let text = try String(contentsOfFile: readme, encoding: .utf8)
         let section = try #require(text.components(separatedBy: "## Signed payments\n").dropFirst().first?
-            .components(separatedBy: "\n## ").first, "the README has Signed payments")
+            .components(separatedBy: "\n## ").first, "docs/signing.md has Signed payments")
         var blocks: [String: String] = [:]
         let parts = section.components(separatedBy: "```")
         for index in stride(from: 1, to: parts.count, by: 2) {

@@ -14,8 +14,8 @@ import Synchronization
 /// (case, accents, width), with spaces, punctuation and invisible characters taken out, so
 /// "PAYMENT-RECEIVED", "Paymentreceived" or a zero-width space between the letters match too.
 ///
-/// This catches Herald's own sentences, not every paraphrase ("money came in"): README
-/// "Signed payments" says that `require_signature: [all]` is what closes that.
+/// This catches Herald's own sentences, not every paraphrase ("money came in"): docs/signing.md
+/// ("A text that says a payment") says that `require_signature: [all]` is what closes that.
 public struct PaymentWording: Sendable {
     /// Folded clauses, each with the template it comes from (to name it in the refusal).
     let clauses: [(folded: String, template: String)]
