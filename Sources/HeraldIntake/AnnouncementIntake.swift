@@ -34,10 +34,7 @@ public struct AnnouncementIntake: Sendable {
 
     /// The validator with the config in force now.
     public var validator: PayloadValidator {
-        let configuration = live.value.configuration
-        return PayloadValidator(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters,
-                                speech: configuration.speech, soundsDirectory: configuration.soundsDirectory,
-                                rooms: configuration.rooms)
+        PayloadValidator(configuration: live.value.configuration, remote: remote)
     }
 
     /// The checked request in `bytes`; throws an `IntakeError` naming the field when anything is wrong.

@@ -24,6 +24,12 @@ public struct PayloadValidator: Sendable {
         self.soundsDirectory = soundsDirectory
     }
 
+    /// The validator of `configuration`: what the daemon's intake and a `--local` run both check with.
+    public init(configuration: HeraldConfiguration, remote: RemoteAudio) {
+        self.init(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
+                  soundsDirectory: configuration.soundsDirectory, rooms: configuration.rooms)
+    }
+
     /// The checked request in a native body.
     public func request(from payload: NativeAnnouncement, source: AnnouncementSource) async throws -> AnnouncementRequest {
         let bodies = [payload.text != nil, payload.payment != nil, payload.clip != nil, payload.audioUrl != nil]

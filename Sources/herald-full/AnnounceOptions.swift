@@ -85,10 +85,8 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
 /// intake's `PayloadValidator` with this config (text limit, language, voice, chime, rooms). A
 /// local file (`herald play FILE`) has no wire form: its chime is checked alone.
 func checkedAsTheDaemonChecks(_ request: AnnouncementRequest, context: HeraldContext) async throws -> AnnouncementRequest {
-    let configuration = context.configuration
-    let validator = PayloadValidator(remote: RemoteAudio(settings: configuration.audioURL, cache: context.clipCache, client: nil),
-                                     maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
-                                     soundsDirectory: configuration.soundsDirectory, rooms: configuration.rooms)
+    let validator = PayloadValidator(configuration: context.configuration,
+                                     remote: RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache, client: nil))
     guard let payload = DaemonClient.payload(for: request) else {
         if let chime = request.chime { _ = try validator.checkedChime(chime) }
         return request
