@@ -10,20 +10,20 @@ extension AnnouncementDaemon {
         case .connected(let server): "connected to \(server)"
         case .waiting(let reason, _): "waiting for a sound server: \(reason)"
         }
-        var current = machine.current?.entry.item.record
+        var current = machine.turns.current?.entry.item.record
         if let length = playing?.durationMilliseconds { current?.durationMilliseconds = length }
         return Snapshot(current: current, currentStartedAt: playing?.startedAt,
                         currentElapsedMilliseconds: playing.map { Int(now().timeIntervalSince($0.startedAt) * 1000) },
                         currentSink: playing?.sinks.first, currentSinks: playing?.sinks,
-                        queueDepth: Dictionary(uniqueKeysWithValues: machine.queue.depth.map { ($0.key.rawValue, $0.value) }),
+                        queueDepth: Dictionary(uniqueKeysWithValues: machine.turns.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(now().timeIntervalSince(startedAt)),
-                        paused: machine.paused, soundServer: sound, waitingFor: machine.waitingFor,
-                        deferred: machine.deferredCount)
+                        paused: machine.turns.paused, soundServer: sound, waitingFor: machine.turns.waitingFor,
+                        deferred: machine.turns.deferredCount)
     }
 
     /// Stops the current announcement (fading it) and moves on; false when nothing plays.
     public func skipCurrent() -> Bool {
-        guard machine.stopCurrent(.skip) else { return false }
+        guard machine.turns.stopCurrent(.skip) else { return false }
         playing?.cancel()
         return true
     }
@@ -42,12 +42,12 @@ extension AnnouncementDaemon {
 
     /// Holds the queue after the current announcement; `resume()` goes on.
     public func pause() {
-        machine.pause()
+        machine.turns.pause()
         changes.signal()
     }
 
     public func resume() {
-        machine.resume()
+        machine.turns.resume()
         wake.yield()
         changes.signal()
     }
@@ -60,7 +60,7 @@ extension AnnouncementDaemon {
 
     /// Stops entry `id` if it is still the one playing (a late watcher must not stop the next).
     func stopCurrent(_ reason: QueueMachine<Queued>.StopReason, id: String) {
-        guard machine.current?.entry.id == id else { return }
-        if machine.stopCurrent(reason) { playing?.cancel() }
+        guard machine.turns.current?.entry.id == id else { return }
+        if machine.turns.stopCurrent(reason) { playing?.cancel() }
     }
 }

@@ -16,19 +16,20 @@ extension AnnouncementDaemon {
         let store = context.store
         let requestKey = request.requestID.map { "\(request.source.rawValue)\u{1F}\(request.client)\u{1F}\($0)" }
         if let requestKey, let requestID = request.requestID {
-            repeat {
-                if let original = try await duplicate(of: requestKey, requestID: requestID, request, in: store) { return .duplicate(original) }
-                // A copy sent at once over another connection may have claimed it while we read.
-            } while accepting[requestKey] != nil
-            // Claimed in the same turn as the check above, with no await between.
-            accepting[requestKey] = record.id
+            // One job: a copy sent at once over another connection checks after this one claimed.
+            let original = try await jobs.serially { () async throws -> AnnouncementRecord? in
+                if let original = try await duplicate(of: requestKey, requestID: requestID, request, in: store) { return original }
+                machine.claim(requestKey, for: record.id)
+                return nil
+            }
+            if let original { return .duplicate(original) }
         }
         // Alone in an idle queue it plays at once: its restore journal is synced first.
-        let playsAtOnce = machine.current == nil && machine.queue.isEmpty && !machine.paused
-        inserting[record.id] = RowInsert(record, into: store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil)
+        let playsAtOnce = machine.turns.current == nil && machine.turns.queue.isEmpty && !machine.turns.paused
+        machine.inserting(record.id, by: RowInsert(record, into: store, holdAtMost: playsAtOnce ? .milliseconds(10) : nil))
         defer {
-            inserting[record.id] = nil
-            if let requestKey { accepting[requestKey] = nil }
+            machine.inserted(record.id)
+            if let requestKey { machine.released(requestKey) }
         }
         let queued = try await queue(request, record, in: store)
         // The answer waits for the row: a request accepted is one that survives a crash.
@@ -50,7 +51,8 @@ extension AnnouncementDaemon {
     /// it is still being written).
     func duplicate(of requestKey: String, requestID: String, _ request: AnnouncementRequest,
                    in store: AnnouncementStore) async throws -> AnnouncementRecord? {
-        if let claimed = accepting[requestKey] { _ = try? await inserting[claimed]?.inserted }
+        // Claimed by a copy whose row is being written: its row answers once it is in.
+        if let claimant = machine.claimant(of: requestKey) { _ = try? await claimant.insert?.inserted }
         guard let original = try await store.announcement(source: request.source, client: request.client,
                                                                   requestID: requestID) else {
             return nil
@@ -63,7 +65,7 @@ extension AnnouncementDaemon {
     func queue(_ request: AnnouncementRequest, _ record: AnnouncementRecord, in store: AnnouncementStore) async throws -> Submission {
         // Aged from when it was sent: a sender's clock ahead of ours counts as sent on arrival.
         let sentAt = min(request.sentAt ?? record.queuedAt, record.queuedAt)
-        let maxAge = machine.queue.policies[request.priority].maxAge.inSeconds
+        let maxAge = machine.turns.queue.policies[request.priority].maxAge.inSeconds
         if record.queuedAt.timeIntervalSince(sentAt) > maxAge {
             var stale = record
             Self.markStale(&stale, at: record.queuedAt, priority: request.priority, maxAge: maxAge,
@@ -78,7 +80,7 @@ extension AnnouncementDaemon {
         case .queue: break
         case .held(let row): return .accepted(row)
         }
-        let (admission, interrupt) = machine.submit(entry)
+        let (admission, interrupt) = machine.turns.submit(entry)
         if case .refusedFull(let limit) = admission {
             var failed = record
             failed.outcome = .failed
@@ -88,7 +90,7 @@ extension AnnouncementDaemon {
             await log(failed, in: store)
             return .refused(failed, limit: limit)
         }
-        if interrupt, let current = machine.current {
+        if interrupt, let current = machine.turns.current {
             logger.notice("critical announcement interrupts \(current.entry.id)")
             playing?.cancel()
         }
@@ -101,8 +103,9 @@ extension AnnouncementDaemon {
     /// when it plays, stopped now and neither said again nor logged when its turn ends.
     func withdraw(_ id: String) {
         logger.error("announcement \(id) withdrawn: its row was not inserted (a duplicate, or the log failed)")
-        if machine.current?.entry.id == id { withdrawn.insert(id) }
-        if machine.withdraw(id: id) { playing?.cancel() }
+        let (stopPlaying, unanswered) = machine.withdraw(id: id)
+        if stopPlaying { playing?.cancel() }
+        for waiter in unanswered { waiter.resume(returning: nil) }
     }
 
     /// Waits until the row `id` is inserted, when it is being inserted now. False when it was
@@ -110,8 +113,8 @@ extension AnnouncementDaemon {
     /// - Parameter holdingIt: leave a held insert to its safeguard's open (the answer's wait);
     ///   any other wait starts it now: that row is being written to, not played.
     func awaitInsert(of id: String, holdingIt: Bool = false) async -> Bool {
-        guard !withdrawn.contains(id) else { return false }
-        guard let insert = inserting[id] else { return true }
+        guard !machine.isWithdrawn(id) else { return false }
+        guard let insert = machine.insert(of: id) else { return true }
         if !holdingIt { insert.start() }
         do { return try await insert.inserted } catch {
             logger.error("could not log announcement \(id): \(error)")
@@ -124,9 +127,9 @@ extension AnnouncementDaemon {
     public func waitUntilFinished(id: String) async throws -> AnnouncementRecord? {
         // Registered in the same turn as the check, with no await between: a row logged
         // meanwhile cannot slip past the waiter.
-        if machine.isPending(id: id) || finishing.contains(id) { return await waitFor(id) }
+        if machine.isPending(id: id) { return await waitFor(id) }
         let record = try await context.store.announcement(id: id)
-        if machine.isPending(id: id) || finishing.contains(id) { return await waitFor(id) }
+        if machine.isPending(id: id) { return await waitFor(id) }
         if record?.outcome != nil || record == nil { return record }
         // Logged after our read began: read it again rather than wait for a notice already sent.
         return try await context.store.announcement(id: id)
@@ -134,15 +137,15 @@ extension AnnouncementDaemon {
 
     /// Waits for the outcome of `id`; nil when the daemon stops or the waiting task is cancelled
     /// (its client hung up), and then the waiter is removed at once, not when the announcement ends.
-    /// Whoever resumes a waiter takes it out of `waiters` first: it is resumed exactly once.
+    /// Whoever resumes a waiter takes it out of the machine first: it is resumed exactly once.
     func waitFor(_ id: String) async -> AnnouncementRecord? {
-        guard !machine.stopping else { return nil }
         let token = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Cancelled before the waiter exists: nothing to register, nothing to wait for.
                 if Task.isCancelled { return continuation.resume(returning: nil) }
-                waiters[id, default: [:]][token] = continuation
+                // Stopping: nothing more is logged by this run.
+                if !machine.wait(for: id, token: token, continuation) { continuation.resume(returning: nil) }
             }
         } onCancel: {
             // Cancelled after: runs once this turn of the actor (the registration) is over.
@@ -151,15 +154,13 @@ extension AnnouncementDaemon {
     }
 
     func stopWaiting(_ id: String, _ token: UUID) {
-        guard let waiter = waiters[id]?.removeValue(forKey: token) else { return }
-        if waiters[id]?.isEmpty == true { waiters[id] = nil }
-        waiter.resume(returning: nil)
+        machine.stopWaiting(for: id, token: token)?.resume(returning: nil)
     }
 
     /// How many requests wait for an outcome, for tests.
-    var waiterCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
+    var waiterCount: Int { machine.waiterCount }
     /// Answers whoever waits for `record`'s outcome.
     func notify(_ record: AnnouncementRecord) {
-        for waiter in (waiters.removeValue(forKey: record.id) ?? [:]).values { waiter.resume(returning: record) }
+        for waiter in machine.takeWaiters(of: record.id) { waiter.resume(returning: record) }
     }
 }

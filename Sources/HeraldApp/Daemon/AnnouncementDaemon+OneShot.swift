@@ -57,8 +57,8 @@ extension AnnouncementDaemon {
             if record.outcome != nil { return .finished(record) }
             // Said in the rooms whose quiet hours let it (`holdForLaterRooms` answers then), or
             // in none yet.
-            let said = machine.deferred.isEmpty ? try await waitUntilFinished(id: record.id) ?? record : record
-            guard said.outcome == nil, let held = machine.deferred.first else { return .finished(said) }
+            let said = machine.turns.deferred.isEmpty ? try await waitUntilFinished(id: record.id) ?? record : record
+            guard said.outcome == nil, let held = machine.turns.deferred.first else { return .finished(said) }
             return .deferred(said, until: context.configuration.quietHours.firstEnd(in: turnKit.rooms(for: held.item), after: now()))
         }
     }
@@ -66,7 +66,7 @@ extension AnnouncementDaemon {
     /// Ctrl-C: the entry playing fades out and is logged `interrupted`; one not begun is not.
     func interrupt() {
         interrupted = true
-        if machine.stopCurrent(.skip) { playing?.cancel() }
+        if machine.turns.stopCurrent(.skip) { playing?.cancel() }
     }
 
     /// A one-shot run does not wait for a sound server or a sink: what would wait fails now,

@@ -54,7 +54,7 @@ extension AnnouncementDaemon {
             // Deferred in every room it is for: held whole.
             let rooms = entry.item.rooms == nil ? "" : " in \(plan.deferred.joined(separator: ", "))"
             logger.notice("announcement \(entry.id) deferred to the end of quiet hours\(rooms)")
-            machine.holdDeferred(entry)
+            machine.turns.holdDeferred(entry)
             scheduleDeferredRelease()
             return .held(entry.item.record)
         }
@@ -85,8 +85,7 @@ extension AnnouncementDaemon {
         part.finishedAt = nil
         guard await awaitInsert(of: part.id) else {
             // No row (a duplicate from another process, or the log failed): nothing to say later.
-            machine.settle(id: part.id)
-            for waiter in (waiters.removeValue(forKey: part.id) ?? [:]).values { waiter.resume(returning: nil) }
+            for waiter in machine.logged(part.id) { waiter.resume(returning: nil) }
             return
         }
         do { try await entry.item.store.record(part) } catch {
@@ -115,7 +114,7 @@ extension AnnouncementDaemon {
     func releaseDeferred() async {
         let now = self.now()
         let quiet = context.configuration.quietHours
-        let ready = machine.takeDeferred { entry in
+        let ready = machine.turns.takeDeferred { entry in
             turnKit.rooms(for: entry.item).contains { !quiet.inRoom($0).isQuiet(at: now) }
         }
         defer { scheduleDeferredRelease() }
@@ -163,7 +162,7 @@ extension AnnouncementDaemon {
 
     /// Queues an entry released from quiet hours; a full queue logs it `failed`.
     func enqueue(_ entry: Entry) async {
-        let (admission, interrupt) = machine.submit(entry)
+        let (admission, interrupt) = machine.turns.submit(entry)
         if interrupt { playing?.cancel() }
         if case .refusedFull(let limit) = admission {
             var record = entry.item.record
@@ -178,11 +177,11 @@ extension AnnouncementDaemon {
     /// Wakes when the first quiet hours holding a deferred entry's rooms end (again after a reload).
     func scheduleDeferredRelease() {
         deferredRelease?.cancel()
-        guard machine.deferredCount > 0, !machine.stopping else { return }
+        guard machine.turns.deferredCount > 0, !machine.turns.stopping else { return }
         let now = self.now()
         let quiet = context.configuration.quietHours
         // An entry none of whose rooms is quiet any more (a reload) goes now.
-        let end = machine.deferred.map { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) ?? now }.min() ?? now
+        let end = machine.turns.deferred.map { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) ?? now }.min() ?? now
         let sleep = self.sleep
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSince(now)) + 0.01

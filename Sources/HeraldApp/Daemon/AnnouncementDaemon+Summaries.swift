@@ -17,7 +17,7 @@ extension AnnouncementDaemon {
     func coalescePayments() async {
         // A payment quiet hours left for some of its rooms is said alone: a summary would go to
         // other rooms, or leave it none to wait for.
-        let taken = machine.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
+        let taken = machine.turns.takePaymentsToCoalesce(over: context.configuration.queue.coalescePaymentsOver) {
             if case .payment = $0.request.body { return $0.rooms == nil && $0.laterRooms.isEmpty } else { return false }
         }
         guard let first = taken.first?.item.request else { return }
@@ -27,7 +27,7 @@ extension AnnouncementDaemon {
         let language = first.language ?? context.configuration.speech.language
         guard let summary = PaymentSummary(amounts: amounts, language: language,
                                            phrases: context.configuration.speech.phrases(for: language)) else {
-            for entry in taken { machine.putBack(entry) }
+            for entry in taken { machine.turns.putBack(entry) }
             return
         }
         // In the place of the most urgent payment it covers (high when a till sent any as high).
@@ -55,7 +55,7 @@ extension AnnouncementDaemon {
             switch occasion {
             case .payments:
                 logger.error("could not log the payment summary, playing the payments one by one: \(error)")
-                for entry in entries { machine.putBack(entry) }
+                for entry in entries { machine.turns.putBack(entry) }
             case .quietHoursEnded:
                 logger.error("could not log the quiet-hours summary, saying them one by one: \(error)")
                 for var entry in entries {
@@ -68,7 +68,7 @@ extension AnnouncementDaemon {
         switch occasion {
         case .payments:
             // In the place of the oldest payment it says, not ahead of what waited before it.
-            machine.putBack(Self.entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
+            machine.turns.putBack(Self.entry(id: summary.id, priority: priority, queuedAt: entries[0].queuedAt,
                                    item: Queued(request: request, record: summary, summarisesPayments: true, store: store)))
             await logCoalesced(entries, into: "summary \(summary.id)")
         case .quietHoursEnded:

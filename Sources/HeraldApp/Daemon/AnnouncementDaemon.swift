@@ -82,28 +82,20 @@ public actor AnnouncementDaemon {
               sender: "\(item.request.source.rawValue)/\(item.request.client)", isPayment: item.isPayment)
     }
 
-    /// Every decision about the queue: this actor only carries them out.
-    var machine: QueueMachine<Queued>
+    /// Every state an entry is in, from its claim to its logged outcome, and who waits for it:
+    /// this actor only carries out what the machine decides.
+    var machine: DaemonMachine<Queued, RowInsert, CheckedContinuation<AnnouncementRecord?, Never>>
+    /// The steps that read, await and write (an intake's duplicate check and claim, a turn's end,
+    /// a summary, quiet hours' release, a reload, what an earlier run left): one at a time, each
+    /// with the config it began with.
+    let jobs = SerialJobs()
     /// The playback of the current entry, to cancel (fade out) when the machine says so.
     var playing: (cancel: @Sendable () -> Void, startedAt: Date, sinks: [String], durationMilliseconds: Int?)?
     /// True until the first announcement of a safeguard session has played: only it needs the lead-in.
     var sessionIsFresh = false
     var session: SafeguardSession?
-    /// Requests waiting for an announcement's outcome (`?wait=true`), by announcement id, each
-    /// under a token of its own so a client that hangs up can take its waiter back.
-    var waiters: [String: [UUID: CheckedContinuation<AnnouncementRecord?, Never>]] = [:]
-    /// The inserts of rows being written now, by announcement id (`submit`).
-    var inserting: [String: RowInsert] = [:]
-    /// Request ids accepted whose rows are being written (source, client, id), to their
-    /// announcement ids: a copy arriving meanwhile is a duplicate.
-    var accepting: [String: String] = [:]
-    /// Entries withdrawn while they played: their turn's end neither logs nor replays them.
-    var withdrawn: Set<String> = []
     /// The wait last logged (no server, no sink), so a wait that lasts is logged once.
     var waitLogged: String?
-    /// Entries whose turn ended, until their row is logged (`log` notifies their waiters): a
-    /// waiter that comes in between waits for that outcome instead of reading a row without one.
-    var finishing: Set<String> = []
     var retry: Task<Void, Never>?
     var lastPlayedID: String?
     let startedAt: Date
@@ -159,13 +151,13 @@ public actor AnnouncementDaemon {
         self.warmFormat = warmFormat
         self.logger = context.logger
         turnKit = Turn(context: context, now: now)
-        machine = QueueMachine(queue: AnnouncementQueue(limit: context.configuration.queue.queueLimit,
-                                                        policies: context.configuration.priorities))
+        machine = DaemonMachine(turns: QueueMachine(queue: AnnouncementQueue(limit: context.configuration.queue.queueLimit,
+                                                                             policies: context.configuration.priorities)))
     }
 
     /// Something changed that may let a waiting announcement play: try again.
     public func soundChanged() {
-        machine.soundChanged()
+        machine.turns.soundChanged()
         wake.yield()
     }
 
@@ -186,7 +178,7 @@ public actor AnnouncementDaemon {
         answerTakenUpWaiters()
         wake.yield()
         for await _ in wakes {
-            if machine.stopping { break }
+            if machine.turns.stopping { break }
             await drain()
             // Every wake follows a change that may move the target (a new connection, a sink
             // added or removed, a new default, a reload) or a playback that spent the stream.
@@ -212,7 +204,7 @@ public actor AnnouncementDaemon {
     public func reload(_ context: HeraldContext) {
         self.context = context
         turnKit = Turn(context: context, now: now)
-        machine.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
+        machine.turns.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
         scheduleDeferredRelease()
         logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
         wake.yield()
@@ -223,18 +215,17 @@ public actor AnnouncementDaemon {
         retry?.cancel()
         // What quiet hours hold stays unfinished in the log: the next start decides again.
         deferredRelease?.cancel()
-        let left = machine.queue.count + machine.deferredCount + (machine.current == nil ? 0 : 1)
+        let left = machine.turns.queue.count + machine.turns.deferredCount + (machine.turns.current == nil ? 0 : 1)
         if left > 0 {
             logger.notice("stopping: \(left) announcement(s) not yet said stay in the log and are said at the next start")
         }
-        if machine.shutDown() { playing?.cancel() }
+        let (fade, unanswered) = machine.shutDown()
+        if fade { playing?.cancel() }
         answerTakenUpWaiters()
         wake.finish()
         changes.finish()
         // Requests waiting for an outcome answer now, so the HTTP server can stop promptly.
-        let answered = waiters
-        waiters = [:]
-        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
+        for waiter in unanswered { waiter.resume(returning: nil) }
     }
 
     // MARK: - The worker
@@ -242,8 +233,8 @@ public actor AnnouncementDaemon {
     func drain() async {
         while true {
             // A paused queue lets payments pile up: they are summed when it goes on.
-            if !machine.paused && !machine.stopping { await coalescePayments() }
-            switch machine.next(now: now()) {
+            if !machine.turns.paused && !machine.turns.stopping { await coalescePayments() }
+            switch machine.turns.next(now: now()) {
             case .stop, .idle:
                 // Nothing waits any more (played, expired or withdrawn): a next wait is news again.
                 waitLogged = nil
@@ -252,7 +243,7 @@ public actor AnnouncementDaemon {
             case .wait(let until):
                 // Said once, and again only when the reason changes: the retry comes every second
                 // for as long as the sound server is away.
-                if let reason = machine.waitingFor, reason != waitLogged {
+                if let reason = machine.turns.waitingFor, reason != waitLogged {
                     logger.warning("announcements wait: \(reason)")
                     waitLogged = reason
                 }
@@ -264,21 +255,20 @@ public actor AnnouncementDaemon {
             case .play(let entry):
                 var (end, record) = await turn(entry)
                 if oneShot { (end, record) = failInsteadOfWaiting(end, record) }
-                inserting[entry.id]?.start()
-                // Out of the machine before its row has its outcome: still pending for a waiter.
-                finishing.insert(entry.id)
-                defer { finishing.remove(entry.id) }
-                let disposition = machine.end(end) { $0.isPayment }
-                if waitLogged != nil, machine.waitingFor == nil {
+                machine.insert(of: entry.id)?.start()
+                let disposition = machine.turns.end(end) { $0.isPayment }
+                // Out of the queue before its row has its outcome: still pending for a waiter.
+                let withdrawn = machine.turnEnded(entry.id)
+                defer { machine.turnSettled(entry.id) }
+                if waitLogged != nil, machine.turns.waitingFor == nil {
                     logger.notice("announcements play again")
                     waitLogged = nil
                 } else if case .cannotStart = end {} else if case .lost = end {} else {
                     // Failed or suppressed: the sound was reached, whatever the machine still holds.
                     waitLogged = nil
                 }
-                if withdrawn.remove(entry.id) != nil {
-                    // Its row was not inserted: not said again (a replay put it back), not logged.
-                    _ = machine.withdraw(id: entry.id)
+                if withdrawn {
+                    // Its row was not inserted: not said again (the machine took back a replay), not logged.
                     if case .replay(closeSession: true) = disposition { await closeSession() }
                     continue
                 }
@@ -325,7 +315,7 @@ public actor AnnouncementDaemon {
             kit.markFailed(&record, error)
             return (.failed, record)
         }
-        if machine.current?.stop != nil || interrupted {
+        if machine.turns.current?.stop != nil || interrupted {
             // Stopped (SIGTERM, a critical one, Ctrl-C) before it began: nothing to open or undo.
             record.outcome = .interrupted
             record.finishedAt = now()
@@ -364,7 +354,7 @@ public actor AnnouncementDaemon {
         }
         guard let session else { return (.cannotStart(reason: "no safeguard session"), record) }
         // The restore journal is on disk (or was not needed): the row may follow.
-        inserting[entry.id]?.start()
+        machine.insert(of: entry.id)?.start()
         let (playRooms, leftOut) = session.rooms(toPlayFor: request.priority, policies: policies)
         guard !playRooms.isEmpty else {
             kit.markSuppressed(&record, sink: session.before, rooms: leftOut)
@@ -392,7 +382,7 @@ public actor AnnouncementDaemon {
         playing = ({ task.cancel() }, now(), sinks, rendered.source.knownDurationMilliseconds)
         changes.signal()
         // A stop decided before the task existed (a critical one arriving meanwhile) applies now.
-        if machine.current?.stop != nil { task.cancel() }
+        if machine.turns.current?.stop != nil { task.cancel() }
         let targetWatch = watchTarget(of: session, entryID: entry.id, context: context)
         let (played, playback) = await task.value
         targetWatch?.cancel()
@@ -474,8 +464,8 @@ public actor AnnouncementDaemon {
 
     func expire(_ entry: Entry) async {
         var record = entry.item.record
-        Self.markStale(&record, at: now(), priority: entry.priority, maxAge: machine.queue.policies[entry.priority].maxAge.inSeconds,
-                       reason: machine.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
+        Self.markStale(&record, at: now(), priority: entry.priority, maxAge: machine.turns.queue.policies[entry.priority].maxAge.inSeconds,
+                       reason: machine.turns.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
         // Too old for the rooms it was to be said in now; the rooms quiet hours hold it for still wait.
         if !entry.item.laterRooms.isEmpty { return await holdForLaterRooms(entry, after: record) }
@@ -496,9 +486,8 @@ public actor AnnouncementDaemon {
         // A row is updated only after it was inserted (the entry may play while it is written),
         // and never when it was not: a withdrawn entry leaves no row and counts for nothing.
         guard await awaitInsert(of: record.id) else {
-            machine.settle(id: record.id)
             // No row, no outcome to give: a waiter is answered as for an unknown id.
-            for waiter in (waiters.removeValue(forKey: record.id) ?? [:]).values { waiter.resume(returning: nil) }
+            for waiter in machine.logged(record.id) { waiter.resume(returning: nil) }
             return
         }
         do {
@@ -508,16 +497,13 @@ public actor AnnouncementDaemon {
         }
         // Every final outcome of the daemon passes here: /metrics counts what `herald history` lists.
         HeraldMetrics.announcement(record)
-        machine.settle(id: record.id)
-        notify(record)
+        for waiter in machine.logged(record.id) { waiter.resume(returning: record) }
         changes.signal()
     }
 
     func shutdown() async {
         await closeSession()
-        let answered = waiters
-        waiters = [:]
-        for (_, list) in answered { for waiter in list.values { waiter.resume(returning: nil) } }
+        for waiter in machine.shutDown().unanswered { waiter.resume(returning: nil) }
     }
 
     /// Announcements accepted before a stop, not yet played: queued again, in order.
@@ -570,7 +556,7 @@ public actor AnnouncementDaemon {
                 continue
             }
             guard !isTakenInSinceStart(row.id) else { continue }
-            _ = machine.submit(entry)
+            _ = machine.turns.submit(entry)
             takenUp.append(row)
             queuedAgain += 1
         }
@@ -581,7 +567,7 @@ public actor AnnouncementDaemon {
     /// again, or logged played from the said mark): an intake whose sender waits for outcomes
     /// (MQTT's events) reports theirs, which the earlier run could not. Empty once stopping.
     public func rowsTakenUpFromLastRun() async -> [AnnouncementRecord] {
-        if requeued || machine.stopping { return takenUp }
+        if requeued || machine.turns.stopping { return takenUp }
         return await withCheckedContinuation { takenUpWaiters.append($0) }
     }
 
@@ -592,7 +578,5 @@ public actor AnnouncementDaemon {
     }
 
     /// `id` is a request this run took in (queued, held, playing, or its row being written).
-    private func isTakenInSinceStart(_ id: String) -> Bool {
-        machine.isPending(id: id) || inserting[id] != nil
-    }
+    private func isTakenInSinceStart(_ id: String) -> Bool { machine.isPending(id: id) }
 }
