@@ -72,7 +72,7 @@ struct ConfigReloader: Service {
             try Task.checkCancellation()
             let next = try current.reloaded(with: configuration)
             live.replace(with: next)
-            await daemon.reload(next)
+            await daemon.configChanged()
             // Another Piper voice or program: its process loads now, not at the next payment.
             Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()

@@ -55,7 +55,7 @@ extension Herald {
             // One attempt before serving, so a pending journal is applied first when a server answers.
             await connector.connectOnce()
             let warm = await Warmup.run(live.value)
-            let daemon = AnnouncementDaemon(context: live.value, connector: connector, warmFormat: warm.speechFormat)
+            let daemon = AnnouncementDaemon(live: live, connector: connector, warmFormat: warm.speechFormat)
             // The MQTT link's settings are read at start: a reload does not reconnect it.
             let reminders = ReminderService(live: live, daemon: daemon)
             let link = live.value.configuration.mqtt.map {

@@ -86,6 +86,12 @@ struct DaemonHarness {
         return try await condition()
     }
 
+    /// Puts `context` in force, as a reload of `herald serve` does.
+    func reload(_ context: HeraldContext) async {
+        daemon.live.replace(with: context)
+        await daemon.configChanged()
+    }
+
     func stop() async {
         await sound.releasePlayback()
         await daemon.stop()

@@ -201,7 +201,7 @@ import Testing
             configuration.safeguard.targetVolume = Volume(percent: 90)
             configuration.chimes = [:]
         }
-        await harness.daemon.reload(louder)
+        await harness.reload(louder)
         await harness.sound.releasePlayback()
         #expect(try await harness.outcome(of: first.id)?.outcome == .played)
         #expect(await harness.sound.sinkWhilePlaying?.volumes.loudest == Volume(percent: 60), "raised to the old target")
@@ -227,7 +227,7 @@ import Testing
         let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
 
         let moved = try DaemonHarness.context(folder: harness.folder + "/moved") { _ in }
-        await harness.daemon.reload(moved)
+        await harness.reload(moved)
         let third = try await harness.submit(AnnouncementRequest(body: .text("Table three is ready")))
         await harness.sound.releasePlayback()
         for id in [first.id, second.id, third.id] { #expect(try await harness.outcome(of: id)?.outcome == .played) }

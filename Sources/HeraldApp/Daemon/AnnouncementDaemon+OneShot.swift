@@ -24,7 +24,7 @@ extension AnnouncementDaemon {
     public static func announceOnce(_ request: AnnouncementRequest, context: HeraldContext,
                                     now: @escaping @Sendable () -> Date = { Date() }) async throws -> LocalOutcome {
         let connector = SoundConnector(logger: context.logger, onConnect: { _ in }, changed: {})
-        let daemon = AnnouncementDaemon(context: context, connector: connector, warmFormat: nil, oneShot: true, now: now)
+        let daemon = AnnouncementDaemon(live: LiveContext(context), connector: connector, warmFormat: nil, oneShot: true, now: now)
         // In tasks of their own: the caller's cancellation interrupts the announcement rather than
         // abandoning it half-way (GRDB and the ramps honour cancellation; a cancelled restore
         // would leave the sink raised).

@@ -111,6 +111,9 @@ extension AnnouncementDaemon {
     /// to be said there now (and where it is still quiet, later: `applyQuietHours` splits it);
     /// several texts for the same rooms, all of them free now, are said as one summary, each
     /// original logged `coalesced` with the summary's id.
+    func releaseDeferredAsAJob() async { await jobs.serially { await releaseDeferred() } }
+
+    /// When a room's quiet hours end (see `releaseDeferredAsAJob`): one step of the daemon's.
     func releaseDeferred() async {
         let now = self.now()
         let quiet = context.configuration.quietHours
@@ -186,7 +189,7 @@ extension AnnouncementDaemon {
         deferredRelease = Task { [weak self] in
             let delay = max(0, end.timeIntervalSince(now)) + 0.01
             guard (try? await sleep(.seconds(delay))) != nil else { return }
-            await self?.releaseDeferred()
+            await self?.releaseDeferredAsAJob()
         }
     }
 }

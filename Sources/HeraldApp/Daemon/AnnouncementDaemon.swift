@@ -43,9 +43,14 @@ public actor AnnouncementDaemon {
         public var deferred: Int
     }
 
-    private(set) var context: HeraldContext
-    /// What the next turn works with (a reload replaces it; the turn under way keeps its own).
+    /// The one holder of the config, shared with the edges and the reloader.
+    nonisolated let live: LiveContext
+    /// What the next turn and job work with, built from `live` (`configChanged` builds it
+    /// again; the turn or job under way keeps its own), and the generation it was built from.
     var turnKit: Turn
+    private var kitGeneration: Int
+    /// The config in force for the queue: the one `turnKit` was built from.
+    var context: HeraldContext { turnKit.context }
     let connector: SoundConnector
     let logger: Logger
     /// A queued request with its logged row, so playing it needs no read of the log.
@@ -133,16 +138,26 @@ public actor AnnouncementDaemon {
     ///   - now: the wall clock; a test drives quiet hours and max age with its own.
     ///   - sleep: how the daemon's timers wait (the retry while the sound is away, the end of
     ///     quiet hours); a test passes one that wakes when it moves its `now`.
+    ///   - live: the config in force; after replacing it, call `configChanged()`.
+    public init(live: LiveContext, connector: SoundConnector, warmFormat: AudioFormat? = nil,
+                now: @escaping @Sendable () -> Date = { Date() },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        self.init(live: live, connector: connector, warmFormat: warmFormat, oneShot: false, now: now, sleep: sleep)
+    }
+
+    /// A daemon on a config of its own (tests, and the CLI's one-shot run): nothing reloads it.
     public init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat? = nil,
                 now: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
-        self.init(context: context, connector: connector, warmFormat: warmFormat, oneShot: false, now: now, sleep: sleep)
+        self.init(live: LiveContext(context), connector: connector, warmFormat: warmFormat, oneShot: false, now: now, sleep: sleep)
     }
 
-    init(context: HeraldContext, connector: SoundConnector, warmFormat: AudioFormat?, oneShot: Bool,
+    init(live: LiveContext, connector: SoundConnector, warmFormat: AudioFormat?, oneShot: Bool,
          now: @escaping @Sendable () -> Date,
          sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
-        self.context = context
+        let (context, generation) = live.snapshot
+        self.live = live
+        kitGeneration = generation
         self.now = now
         self.sleep = sleep
         self.oneShot = oneShot
@@ -172,7 +187,7 @@ public actor AnnouncementDaemon {
             } catch {
                 logger.warning("could not expire old request ids: \(error)")
             }
-            await requeueUnfinished()
+            await jobs.serially { await requeueUnfinished() }
         }
         requeued = true
         answerTakenUpWaiters()
@@ -200,14 +215,19 @@ public actor AnnouncementDaemon {
         }
     }
 
-    /// Uses a new config from the next announcement on (the one playing finishes as it began).
-    public func reload(_ context: HeraldContext) {
-        self.context = context
-        turnKit = Turn(context: context, now: now)
-        machine.turns.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
-        scheduleDeferredRelease()
-        logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
-        wake.yield()
+    /// `live` holds a new config: used from the next announcement on (the one playing finishes
+    /// as it began), as one job, so no other step sees two configs.
+    public func configChanged() async {
+        await jobs.serially {
+            let (context, generation) = live.snapshot
+            guard generation != kitGeneration else { return }
+            kitGeneration = generation
+            turnKit = Turn(context: context, now: now)
+            machine.turns.update(limit: context.configuration.queue.queueLimit, policies: context.configuration.priorities)
+            scheduleDeferredRelease()
+            logger.notice("config reloaded from \(context.configuration.file ?? "the built-in defaults")")
+            wake.yield()
+        }
     }
 
     /// Fades out what plays, restores, and ends `run`; what waits stays queued in the log.
@@ -233,7 +253,7 @@ public actor AnnouncementDaemon {
     func drain() async {
         while true {
             // A paused queue lets payments pile up: they are summed when it goes on.
-            if !machine.turns.paused && !machine.turns.stopping { await coalescePayments() }
+            if !machine.turns.paused && !machine.turns.stopping { await jobs.serially { await coalescePayments() } }
             switch machine.turns.next(now: now()) {
             case .stop, .idle:
                 // Nothing waits any more (played, expired or withdrawn): a next wait is news again.
@@ -251,44 +271,50 @@ public actor AnnouncementDaemon {
                 scheduleRetry(until: until)
                 return
             case .expire(let entries):
-                for entry in entries { await expire(entry) }
+                await jobs.serially { for entry in entries { await expire(entry) } }
             case .play(let entry):
                 var (end, record) = await turn(entry)
                 if oneShot { (end, record) = failInsteadOfWaiting(end, record) }
-                machine.insert(of: entry.id)?.start()
-                let disposition = machine.turns.end(end) { $0.isPayment }
-                // Out of the queue before its row has its outcome: still pending for a waiter.
-                let withdrawn = machine.turnEnded(entry.id)
-                defer { machine.turnSettled(entry.id) }
-                if waitLogged != nil, machine.turns.waitingFor == nil {
-                    logger.notice("announcements play again")
-                    waitLogged = nil
-                } else if case .cannotStart = end {} else if case .lost = end {} else {
-                    // Failed or suppressed: the sound was reached, whatever the machine still holds.
-                    waitLogged = nil
-                }
-                if withdrawn {
-                    // Its row was not inserted: not said again (the machine took back a replay), not logged.
-                    if case .replay(closeSession: true) = disposition { await closeSession() }
-                    continue
-                }
-                switch disposition {
-                case .log where !entry.item.laterRooms.isEmpty:
-                    // Said (or not) in the rooms it could be said in now: the others' quiet hours hold it.
-                    await holdForLaterRooms(entry, after: record)
-                case .log:
-                    var record = record
-                    if record.outcome == .played { lastPlayedID = entry.id }
-                    if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
-                    await log(record, in: entry.item.store)
-                case .replay(let closeSession):
-                    // One that could not start waits (logged above, once); one cut off is news.
-                    if case .cannotStart = end {} else { logger.notice("announcement \(entry.id) will be said again (\(end))") }
-                    if closeSession { await self.closeSession() }
-                case .leaveQueued:
-                    break
-                }
+                await jobs.serially { await turnEnded(entry, end, record) }
             }
+        }
+    }
+
+    /// What the machine makes of a turn's end, carried out: logged, held for rooms whose quiet
+    /// hours hold it, said again, or left for the next start.
+    func turnEnded(_ entry: Entry, _ end: QueueMachine<Queued>.TurnEnd, _ record: AnnouncementRecord) async {
+        machine.insert(of: entry.id)?.start()
+        let disposition = machine.turns.end(end) { $0.isPayment }
+        // Out of the queue before its row has its outcome: still pending for a waiter.
+        let withdrawn = machine.turnEnded(entry.id)
+        defer { machine.turnSettled(entry.id) }
+        if waitLogged != nil, machine.turns.waitingFor == nil {
+            logger.notice("announcements play again")
+            waitLogged = nil
+        } else if case .cannotStart = end {} else if case .lost = end {} else {
+            // Failed or suppressed: the sound was reached, whatever the machine still holds.
+            waitLogged = nil
+        }
+        if withdrawn {
+            // Its row was not inserted: not said again (the machine took back a replay), not logged.
+            if case .replay(closeSession: true) = disposition { await closeSession() }
+            return
+        }
+        switch disposition {
+        case .log where !entry.item.laterRooms.isEmpty:
+            // Said (or not) in the rooms it could be said in now: the others' quiet hours hold it.
+            await holdForLaterRooms(entry, after: record)
+        case .log:
+            var record = record
+            if record.outcome == .played { lastPlayedID = entry.id }
+            if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
+            await log(record, in: entry.item.store)
+        case .replay(let closeSession):
+            // One that could not start waits (logged above, once); one cut off is news.
+            if case .cannotStart = end {} else { logger.notice("announcement \(entry.id) will be said again (\(end))") }
+            if closeSession { await self.closeSession() }
+        case .leaveQueued:
+            break
         }
     }
 
