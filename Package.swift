@@ -81,6 +81,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
         // The one way in for announcements, under both edges: the wire types shared with the CLI,
         // strict JSON, the validator, signatures, and the intake error the edges answer with.
@@ -185,7 +187,9 @@ let package = Package(
         .testTarget(
             name: "HeraldAppTests",
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", "HeraldTesting",
-                           .product(name: "Logging", package: "swift-log")]),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
         .testTarget(name: "HeraldMQTTTests", dependencies: ["HeraldMQTT", "HeraldCore"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),

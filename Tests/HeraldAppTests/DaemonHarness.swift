@@ -53,7 +53,8 @@ struct DaemonHarness {
         let logger = Logger(label: "test") { _ -> any LogHandler in
             if let logs { LineHandler(lines: logs) } else { SwiftLogNoOpLogHandler() }
         }
-        return try HeraldContext(configuration: configuration, logger: logger)
+        // A runtime folder of its own: its own safeguard lock, not the developer's.
+        return try HeraldContext(configuration: configuration, logger: logger, runtime: .folder(folder))
     }
 
     /// Submits `request`, which must be accepted; returns its row.

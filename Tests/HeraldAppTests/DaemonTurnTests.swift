@@ -6,9 +6,9 @@ import HeraldTesting
 import Testing
 
 /// The daemon driven end to end with the in-memory sound system and the test's own `now`: no
-/// sound server, no sleeping through quiet hours. Serialized: every session takes the one
-/// safeguard lock of this user.
-@Suite(.serialized) struct DaemonTurnTests {
+/// sound server, no sleeping through quiet hours. Each harness has a runtime folder (and a
+/// safeguard lock) of its own, so the tests run side by side.
+@Suite struct DaemonTurnTests {
     @Test func anAnnouncementWaitedForIsAnsweredWithItsOutcomeAndTheSinkIsRestored() async throws {
         let harness = try await DaemonHarness()
         defer { Task { await harness.stop() } }

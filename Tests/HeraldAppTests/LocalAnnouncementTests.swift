@@ -15,7 +15,7 @@ import Testing
         var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         configuration.quietHours = QuietHours(windows: [QuietWindow("22:00-07:00")!], timeZone: TimeZone(identifier: "UTC")!)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        return try HeraldContext(configuration: configuration, logger: logger)
+        return try HeraldContext(configuration: configuration, logger: logger, runtime: .folder(folder))
     }
 
     /// 2026-11-24 23:30 UTC.

@@ -8,7 +8,7 @@ import Testing
 /// Quiet hours room by room, through the whole daemon with the test's own `now`: the kitchen is
 /// never quiet, the bedroom is quiet 22:00-07:00. Both rooms are on the in-memory server's one
 /// sink (one play serves both), so what is counted is the turns: one now, one in the morning.
-@Suite(.serialized) struct RoomQuietHoursTests {
+@Suite struct RoomQuietHoursTests {
     /// 2026-11-24 07:00 UTC.
     static let morning = Date(timeIntervalSince1970: 1_795_503_600)
 
@@ -98,7 +98,7 @@ import Testing
 
 /// Found by review: the rooms quiet hours hold an announcement for are not lost when its first
 /// part fails, and a room whose quiet hours end first hears it then, not when every room's do.
-@Suite(.serialized) struct RoomQuietHoursReleaseTests {
+@Suite struct RoomQuietHoursReleaseTests {
     /// 2026-11-24 06:00 UTC.
     static let six = Date(timeIntervalSince1970: 1_795_500_000)
 

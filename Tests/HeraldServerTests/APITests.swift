@@ -26,7 +26,7 @@ struct APITests {
         configuration.audioURL = audioURL
         adjust(&configuration.api)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        var context = try HeraldContext(configuration: configuration, logger: logger)
+        var context = try HeraldContext(configuration: configuration, logger: logger, runtime: .folder(folder))
         context.httpClient = http
         await connector.connectOnce()
         let daemon = AnnouncementDaemon(context: context, connector: connector)

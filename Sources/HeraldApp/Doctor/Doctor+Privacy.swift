@@ -11,7 +11,7 @@ extension Doctor {
         let configuration = context.configuration
         let database = configuration.databasePath
         let folders = [(database as NSString).deletingLastPathComponent, configuration.cache.directory,
-                       RuntimeFolder.path(environment: ProcessInfo.processInfo.environment, userID: getuid())]
+                       context.runtime.folder]
         let files = [database] + ["-journal", "-wal", "-shm", ".restore-journal.0", ".restore-journal.1", ".said.0", ".said.1", ".migrate-lock"]
             .map { database + $0 }
         var open: [(path: String, mode: mode_t, fix: mode_t)] = []

@@ -20,29 +20,34 @@ public struct HeraldContext: Sendable {
     public let logger: Logger
     /// True for the daemon: an unusable database degrades it instead of stopping it.
     let tolerant: Bool
+    /// The runtime folder this process works in: the safeguard lock, the journal's and the log's
+    /// fallbacks.
+    public let runtime: RuntimeLocation
     /// The daemon's one HTTP client (`audio_url` fetches, escalation webhooks): made and shut down
     /// by `herald serve` (`HTTPClient.Configuration.herald`), kept across reloads; nil in a
     /// process that fetches nothing.
     public var httpClient: HTTPClient?
 
-    /// - Parameter tolerant: when the database cannot be opened, log in memory (and say so in
-    ///   `/v1/status`) instead of throwing: the log is never a reason not to speak.
-    public init(configuration: HeraldConfiguration, logger: Logger, tolerant: Bool = false) throws {
+    /// - Parameters:
+    ///   - tolerant: when the database cannot be opened, log in memory (and say so in
+    ///     `/v1/status`) instead of throwing: the log is never a reason not to speak.
+    ///   - runtime: the runtime folder (this process's unless a test gives one of its own).
+    public init(configuration: HeraldConfiguration, logger: Logger, tolerant: Bool = false,
+                runtime: RuntimeLocation = .process) throws {
         self.configuration = configuration
         self.logger = logger
         self.tolerant = tolerant
+        self.runtime = runtime
         let opened = Result { try AppDatabase(path: configuration.databasePath) }
         if case .failure(let error) = opened, !tolerant {
             throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
         }
         database = (try? opened.get()) ?? AnnouncementStore.inMemoryDatabase()
-        let journalFallback = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
-            + ".journal"
+        let journalFallback = runtime.safeguardLock + ".journal"
         // The daemon's rows wait in the runtime folder while the database cannot take them: a
         // crash then does not lose them (a command's own rows are in memory, as it waits for them).
         let overflow = tolerant
-            ? RuntimeFolder.path(environment: ProcessInfo.processInfo.environment, userID: getuid())
-                + "/log-overflow-" + RuntimePaths.shortHash(configuration.databasePath)
+            ? runtime.folder + "/log-overflow-" + RuntimePaths.shortHash(configuration.databasePath)
             : nil
         store = AnnouncementStore(path: configuration.databasePath, opened: opened, overflowPrefix: overflow, logger: logger)
         journal = RestoreJournalStore(databasePath: configuration.databasePath, fallback: journalFallback,
@@ -54,17 +59,18 @@ public struct HeraldContext: Sendable {
         var next: HeraldContext
         if configuration.databasePath == self.configuration.databasePath {
             next = HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
-                                 tolerant: tolerant)
+                                 tolerant: tolerant, runtime: runtime)
         } else {
-            next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant)
+            next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant, runtime: runtime)
         }
         next.httpClient = httpClient
         return next
     }
 
     private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,
-                 journal: RestoreJournalStore, tolerant: Bool) {
+                 journal: RestoreJournalStore, tolerant: Bool, runtime: RuntimeLocation) {
         self.configuration = configuration
+        self.runtime = runtime
         self.logger = logger
         self.database = database
         self.store = store
@@ -77,8 +83,8 @@ public struct HeraldContext: Sendable {
     /// - Throws: `HeraldFailure.io` when the folder is another user's or cannot be made.
     public var lockPath: String {
         get throws {
-            let path = RuntimeFolder.safeguardLock(environment: ProcessInfo.processInfo.environment, userID: getuid())
-            try RuntimeFolder.prepare((path as NSString).deletingLastPathComponent, userID: getuid())
+            let path = runtime.safeguardLock
+            try RuntimeFolder.prepare((path as NSString).deletingLastPathComponent, userID: runtime.userID)
             return path
         }
     }

@@ -63,3 +63,34 @@ public enum RuntimeFolder {
         }
     }
 }
+
+/// Which runtime folder a process works in: its environment (`XDG_RUNTIME_DIR`, `PULSE_SERVER`)
+/// and its user. Passed into `HeraldContext` rather than read there, so a test gives each daemon a
+/// folder (and a safeguard lock) of its own instead of the developer's.
+public struct RuntimeLocation: Sendable {
+    public var environment: [String: String]
+    public var userID: uid_t
+
+    public init(environment: [String: String], userID: uid_t) {
+        self.environment = environment
+        self.userID = userID
+    }
+
+    /// This process's: its environment and user.
+    public static var process: RuntimeLocation {
+        RuntimeLocation(environment: ProcessInfo.processInfo.environment, userID: getuid())
+    }
+
+    /// This process's, with `XDG_RUNTIME_DIR` set to `folder`.
+    public static func folder(_ folder: String) -> RuntimeLocation {
+        var location = process
+        location.environment["XDG_RUNTIME_DIR"] = folder
+        return location
+    }
+
+    /// The runtime folder (`RuntimeFolder.path`).
+    public var folder: String { RuntimeFolder.path(environment: environment, userID: userID) }
+
+    /// The safeguard lock (`RuntimeFolder.safeguardLock`).
+    public var safeguardLock: String { RuntimeFolder.safeguardLock(environment: environment, userID: userID) }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import HeraldApp
 import HeraldConfig
 import Logging
 import ServiceLifecycle
@@ -73,7 +72,8 @@ struct ConfigReloader: Service {
             let next = try current.reloaded(with: configuration)
             live.replace(with: next)
             await daemon.configChanged()
-            // Another Piper voice or program: its process loads now, not at the next payment.
+            // Another Piper voice or program: its process loads now, not at the next payment
+            // (bounded by its load timeout; it is not waited for).
             Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()
             logger.notice("config reloaded after \(reason)")
