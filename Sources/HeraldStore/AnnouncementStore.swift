@@ -108,11 +108,13 @@ public actor AnnouncementStore {
     /// Inserts a new row; false when its (source, client, request id) was seen already.
     /// A file that cannot be read or written does not make it fail: the row goes to memory.
     public func insertIfNew(_ record: AnnouncementRecord) async throws -> Bool {
-        // A failed read is no answer: the insert then meets the file's unique index, or the file
-        // fails again and the store degrades (the daemon has queued the entry already).
-        if let requestID = record.requestID,
-           (try? await announcement(source: record.source, client: record.client, requestID: requestID)) ?? nil != nil {
-            return false
+        // The file's unique index refuses a request id it holds: only the rows still waiting in
+        // memory (a failing disk) are looked at first, as the file cannot see them.
+        if let requestID = record.requestID {
+            for buffer in buffers where (try? await buffer.announcement(source: record.source, client: record.client,
+                                                                        requestID: requestID)) ?? nil != nil {
+                return false
+            }
         }
         var inserted = false
         if await onFile("log an announcement", { inserted = try await $0.insertIfNew(record) }) { return inserted }
