@@ -50,7 +50,7 @@ let package = Package(
         // Pure policy and models: no C, no I/O.
         .target(
             name: "HeraldCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")]),
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")]),
         .target(
             name: "PulseAudio",
             dependencies: ["CPulse", "HeraldCore", .product(name: "Logging", package: "swift-log")]),
@@ -73,24 +73,24 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The one way in for announcements, under the daemon and both edges: strict JSON, the
+        // validator, signatures, and the intake error the edges answer with (the wire types it
+        // decodes are HeraldCore's, shared with the CLI and the fleet console).
+        .target(
+            name: "HeraldIntake",
+            dependencies: [
+                "HeraldConfig", "HeraldCore", "HeraldStore", "Speech",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Wiring: lock, state directory, the play/status/restore use cases.
         .target(
             name: "HeraldApp",
             dependencies: [
-                "HeraldCore", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths",
+                "HeraldCore", "HeraldIntake", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
-        // The one way in for announcements, under both edges: the wire types shared with the CLI,
-        // strict JSON, the validator, signatures, and the intake error the edges answer with.
-        .target(
-            name: "HeraldIntake",
-            dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldCore", "Speech",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The HTTP API of `herald serve`.
         .target(
@@ -225,7 +225,7 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         // The intake's properties, shared by the HTTP and the MQTT fuzzer.
         .target(
             name: "FuzzIntake",
-            dependencies: ["FuzzSupport", "HeraldIntake", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldStore", "Speech"],
+            dependencies: ["FuzzSupport", "HeraldIntake", "HeraldConfig", "HeraldCore", "Speech"],
             path: "Sources/Fuzz/FuzzIntake"),
     ]
     for fuzzer in fuzzers {

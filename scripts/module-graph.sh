@@ -15,8 +15,8 @@ layers = [
     ["HeraldCore"],
     ["SoundFile"],
     ["PulseAudio", "Speech", "HeraldStore", "HeraldConfig"],
+    ["HeraldIntake"],  # the intake HTTP and MQTT share: it checks requests, the daemon takes them
     ["HeraldApp"],
-    ["HeraldIntake"],  # the intake HTTP and MQTT share
     ["HeraldServer", "HeraldMQTT"],  # the two edges: neither imports the other
     ["HeraldFleet"],  # the fleet console: a broker client and an HTTP page of its own
     ["HeraldFront"],

@@ -44,7 +44,9 @@ public struct APISettings: Sendable, Equatable {
     public var tokens: [String: Role] = [:]
     public var maxBodyBytes = 65_536
     public var maxTextCharacters = 1000
-    /// Requests a minute per token (with tokens configured).
+    /// Requests a minute (`api.rate_per_minute`): per token when tokens are configured; without
+    /// them, the requests that change something (announce, pause, skip, remind) per client
+    /// address. The local socket has no limit.
     public var ratePerMinute = 600
     /// A connection with no complete request for this long is closed; this also bounds how long
     /// a client may take to send its headers (a slow-header client is cut off).

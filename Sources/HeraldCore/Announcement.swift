@@ -112,11 +112,3 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         self.queuedAt = queuedAt
     }
 }
-
-/// Where announcements are logged: SQLite in production.
-public protocol AnnouncementLog: Sendable {
-    /// Inserts or replaces the row with `record.id`.
-    func record(_ record: AnnouncementRecord) async throws
-    /// The newest rows first.
-    func recent(limit: Int) async throws -> [AnnouncementRecord]
-}

@@ -1,12 +1,13 @@
 import Foundation
-import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldStore
 import Speech
 
 /// The one way in for announcements sent as JSON, over HTTP or MQTT: strict syntax, decoding
-/// that names the field at fault, validation, then dedup and the queue (DESIGN.md "One path for
-/// every announcement"). Every call reads the config in force now.
+/// that names the field at fault, validation, and the signature (DESIGN.md "One path for every
+/// announcement"). What it returns is checked; the daemon's `submit` then fetches an `audio_url`,
+/// deduplicates, logs and queues it. Every call reads the config in force now.
 public struct AnnouncementIntake: Sendable {
     /// Which of the API's payloads a body is.
     public enum Format: Sendable {
@@ -19,22 +20,28 @@ public struct AnnouncementIntake: Sendable {
         case detect
     }
 
-    let daemon: AnnouncementDaemon
-    let live: LiveContext
+    /// What one call reads: the config and the log in force (a reload swaps both at once).
+    public struct Context: Sendable {
+        public var configuration: HeraldConfiguration
+        /// The announcement log: the signatures already used.
+        public var store: AnnouncementStore
 
-    public init(daemon: AnnouncementDaemon, live: LiveContext) {
-        self.daemon = daemon
-        self.live = live
+        public init(configuration: HeraldConfiguration, store: AnnouncementStore) {
+            self.configuration = configuration
+            self.store = store
+        }
     }
 
-    /// Fetches `audio_url` clips for this intake, with the config in force.
-    var remote: RemoteAudio {
-        RemoteAudio(settings: live.value.configuration.audioURL, cache: live.value.clipCache, client: live.value.httpClient)
+    /// The context in force now (the daemon's `LiveContext`, `AnnouncementIntake(live:)`).
+    let current: @Sendable () -> Context
+
+    public init(current: @escaping @Sendable () -> Context) {
+        self.current = current
     }
 
     /// The validator with the config in force now.
     public var validator: PayloadValidator {
-        PayloadValidator(configuration: live.value.configuration, remote: remote)
+        PayloadValidator(configuration: current().configuration)
     }
 
     /// The checked request in `bytes`; throws an `IntakeError` naming the field when anything is wrong.
@@ -43,6 +50,9 @@ public struct AnnouncementIntake: Sendable {
     /// unsigned what `api.require_signature` names (it can read the secrets anyway).
     public func request(from bytes: [UInt8], format: Format, source: AnnouncementSource, client: String,
                         signature: String? = nil, trusted: Bool = false) async throws -> AnnouncementRequest {
+        // One config for the whole request: a reload during its awaits applies to the next one.
+        let context = current()
+        let validator = PayloadValidator(configuration: context.configuration)
         var request: AnnouncementRequest
         if try Self.isPush(checkSyntax(bytes), format) {
             request = try await validator.request(from: try decodeChecked(PushPayload.self, from: bytes), source: source)
@@ -52,19 +62,20 @@ public struct AnnouncementIntake: Sendable {
         request.client = client
         let owner = request.requestID.map { Self.owner(source: source, client: client, requestID: $0) }
         let signed = try await checkSignature(signature, over: bytes, kind: SignedKind(request.body), trusted: trusted,
-                                              owner: owner, via: source == .mqtt ? "mqtt" : "http")
+                                              owner: owner, via: source == .mqtt ? "mqtt" : "http", in: context)
         request.signedBy = signed?.secret
         request.signatureMAC = signed?.mac
         if signed == nil, case .text(let text) = request.body {
-            try refusePaymentWording(text, trusted: trusted, via: source == .mqtt ? "mqtt" : "http")
+            try refusePaymentWording(text, trusted: trusted, via: source == .mqtt ? "mqtt" : "http", in: context)
         }
         return request
     }
 
     /// Refuses an unsigned `text` that says a payment's words where payments must be signed
     /// (`api.require_signature` names `payment`): to the clerk it is a payment (PaymentWording).
-    public func refusePaymentWording(_ text: String, trusted: Bool, via: String) throws {
-        let configuration = live.value.configuration
+    /// - Parameter context: the config the request is checked with (the one in force now by default).
+    public func refusePaymentWording(_ text: String, trusted: Bool, via: String, in context: Context? = nil) throws {
+        let configuration = (context ?? current()).configuration
         guard !trusted, configuration.api.requireSignature.contains(.payment),
               let template = PaymentWording.cached(overrides: configuration.speech.phraseOverrides).template(saidBy: text) else { return }
         throw refusal(.paymentWording(template: template), via: via)
@@ -86,9 +97,12 @@ public struct AnnouncementIntake: Sendable {
     ///     in this process's memory, and in the log, so a restart forgets nothing.
     ///   - keptByRow: the announcement row this request makes carries the signature (an
     ///     announcement's does); false records it apart until it expires (a reminder's).
+    ///   - context: the config and log the request is checked with (those in force now by default).
     public func checkSignature(_ signature: String?, over bytes: [UInt8], kind: SignedKind, trusted: Bool,
-                               owner: String?, keptByRow: Bool = true, via: String) async throws -> (secret: String, mac: String)? {
-        let api = live.value.configuration.api
+                               owner: String?, keptByRow: Bool = true, via: String,
+                               in context: Context? = nil) async throws -> (secret: String, mac: String)? {
+        let context = context ?? current()
+        let api = context.configuration.api
         guard let signature else {
             guard trusted || !api.requireSignature.contains(kind) else {
                 throw refusal(.missing(kind: kind.rawValue), via: via)
@@ -105,7 +119,7 @@ public struct AnnouncementIntake: Sendable {
         // A signed request sent again (captured, or retried) by any way in is refused, unless it
         // is the same request again. The log holds every signature an announcement carried (it
         // outlives t + tolerance: rows are kept for days).
-        let store = live.value.store
+        let store = context.store
         if let logged = try await store.announcement(signatureMAC: mac) {
             let loggedOwner = logged.requestID.map { Self.owner(source: logged.source, client: logged.client, requestID: $0) }
             guard owner != nil, loggedOwner == owner else { throw refusal(.reused, via: via) }
@@ -127,18 +141,6 @@ public struct AnnouncementIntake: Sendable {
 
     /// Signatures seen within their tolerance, for every way in of this process.
     static let seen = SeenSignatures()
-
-    /// Fetches an `audio_url` first (so an unusable one is the sender's error, 422, not a failed
-    /// row later) and carries the decoded clip in the request, then deduplicates, logs and queues.
-    public func submit(_ request: AnnouncementRequest) async throws -> AnnouncementDaemon.Submission {
-        var request = request
-        if case .audioURL(let url) = request.body {
-            do { request.body = .fetchedAudio(url: url, clip: try await remote.clip(for: url)) } catch {
-                throw IntakeError(.unprocessable, field: "audio_url", "\(error)")
-            }
-        }
-        return try await daemon.submit(request)
-    }
 
     /// Whether a body whose syntax check saw `topLevel` is a push payload when read as `format`
     /// (internal, not private, so the fuzzer in Sources/Fuzz reaches it through `@testable import`).

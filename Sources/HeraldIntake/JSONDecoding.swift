@@ -1,15 +1,5 @@
 import Foundation
-
-extension JSONEncoder {
-    /// snake_case keys, ISO 8601 dates, sorted keys: the API's JSON, both ways.
-    public static var api: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-}
+import HeraldCore
 
 /// Strict JSON syntax (`StrictJSON`), as a 400 naming where it is wrong; what it reports of the
 /// top-level object tells a push payload from a native one.

@@ -1,5 +1,4 @@
 import Foundation
-import HeraldApp
 import HeraldConfig
 import HeraldCore
 import Speech
@@ -7,26 +6,27 @@ import Speech
 /// Turns payloads into requests, checking every field with a message that names it (an
 /// `IntakeError`, a 400).
 public struct PayloadValidator: Sendable {
-    let remote: RemoteAudio
+    let audioURL: AudioURLSettings
     let maxTextCharacters: Int
     let speech: SpeechSettings
     let soundsDirectory: String
     let rooms: RoomSettings
 
-    /// A validator with the config in force: `audio_url`'s hosts, `api.max_text_characters`,
+    /// A validator with the config in force: `audio_url`'s hosts, `api.max_text_chars`,
     /// the speech settings (languages, voices), the sounds folder (clips, chimes) and the rooms.
-    public init(remote: RemoteAudio, maxTextCharacters: Int, speech: SpeechSettings, soundsDirectory: String,
+    /// An `audio_url` is checked here, not fetched: the daemon fetches it when it is submitted.
+    public init(audioURL: AudioURLSettings, maxTextCharacters: Int, speech: SpeechSettings, soundsDirectory: String,
                 rooms: RoomSettings = .single(.defaults)) {
         self.rooms = rooms
-        self.remote = remote
+        self.audioURL = audioURL
         self.maxTextCharacters = maxTextCharacters
         self.speech = speech
         self.soundsDirectory = soundsDirectory
     }
 
     /// The validator of `configuration`: what the daemon's intake and a `--local` run both check with.
-    public init(configuration: HeraldConfiguration, remote: RemoteAudio) {
-        self.init(remote: remote, maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
+    public init(configuration: HeraldConfiguration) {
+        self.init(audioURL: configuration.audioURL, maxTextCharacters: configuration.api.maxTextCharacters, speech: configuration.speech,
                   soundsDirectory: configuration.soundsDirectory, rooms: configuration.rooms)
     }
 
@@ -151,7 +151,7 @@ public struct PayloadValidator: Sendable {
     }
 
     private func checkedURL(_ text: String, field: String) throws -> String {
-        do { return try remote.check(text).absoluteString } catch { throw IntakeError.badRequest(field, "\(error)") }
+        do { return try audioURL.allowedURL(text).absoluteString } catch { throw IntakeError.badRequest(field, "\(error)") }
     }
 
     private func checkedText(_ text: String, field: String) throws -> String {

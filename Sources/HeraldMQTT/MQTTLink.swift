@@ -33,7 +33,7 @@ public struct MQTTLink: Service {
         self.reminders = reminders
         self.version = version
         self.logger = logger
-        intake = AnnouncementIntake(daemon: daemon, live: live)
+        intake = AnnouncementIntake(live: live)
         monitor = LinkMonitor(LinkStatus(broker: settings.brokerURL, hub: settings.hub, clientID: settings.clientID,
                                          subscriptions: settings.subscriptions))
     }
@@ -149,9 +149,9 @@ public struct MQTTLink: Service {
             return nil
         }
         do {
-            switch try await intake.submit(request) {
+            switch try await daemon.submit(request) {
             case .accepted(let record):
-                // The row is written (the intake's answer waits for it): from here a kill -9 no
+                // The row is written (the daemon's answer waits for it): from here a kill -9 no
                 // longer loses the message. libmosquitto acknowledged it to the broker before this
                 // callback ran, so a backend that publishes again until it sees `accepted` (the
                 // request id makes a repeat harmless) closes that window (docs/mqtt.md).

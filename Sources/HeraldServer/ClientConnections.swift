@@ -1,4 +1,5 @@
 import HeraldApp
+import HeraldCore
 import NIOCore
 import HTTPTypes
 import NIOHTTPTypes

@@ -30,7 +30,7 @@ extension HeraldAPI {
             // Checked, not queued: FCM names no real message for a dry run either.
             return JSONResponse(value: FCMSendResponse(name: "projects/\(project)/messages/validate_only"))
         }
-        switch try await intake.submit(request) {
+        switch try await daemon.submit(request) {
         case .accepted(let record), .duplicate(let record):
             return JSONResponse(value: FCMSendResponse(name: "projects/\(project)/messages/\(record.id)"))
         case .refused(_, let limit):

@@ -29,7 +29,7 @@ public struct HeraldAPI: Sendable {
         self.daemon = daemon
         self.live = live
         self.version = version
-        self.intake = AnnouncementIntake(daemon: daemon, live: live)
+        self.intake = AnnouncementIntake(live: live)
         self.link = link
         self.reminders = reminders
     }
@@ -172,7 +172,7 @@ public struct HeraldAPI: Sendable {
 
     /// Queues a request and answers 202 (or 200 with the outcome when `wait`).
     func submit(_ request: AnnouncementRequest, wait: Bool) async throws -> RecordResponse {
-        switch try await intake.submit(request) {
+        switch try await daemon.submit(request) {
         case .duplicate(let original):
             return RecordResponse(status: .ok, record: original)
         case .refused(_, let limit):
@@ -188,7 +188,7 @@ public struct HeraldAPI: Sendable {
     /// anyone on the machine could otherwise make a payment be said again.
     func replay(_ id: String, client: String, trusted: Bool, wait: Bool) async throws -> RecordResponse {
         guard let record = try await context.store.announcement(id: id),
-              var request = AnnouncementRequest(record: record, currency: context.configuration.speech.currency) else {
+              var request = AnnouncementRequest(record: record, currency: context.configuration.speech.currency, now: Date()) else {
             throw APIError(.notFound, field: "id", "no announcement \(id) to replay")
         }
         let kind = SignedKind(request.body)

@@ -35,11 +35,13 @@ extension AnnouncementRecord: FetchableRecord, PersistableRecord {
     }
 }
 
-extension AppDatabase: AnnouncementLog {
+extension AppDatabase {
+    /// Inserts or replaces the row with `record.id`.
     public func record(_ record: AnnouncementRecord) async throws {
         try await writer.write { db in try record.save(db) }
     }
 
+    /// The newest rows first.
     public func recent(limit: Int) async throws -> [AnnouncementRecord] {
         try await writer.read { db in
             try AnnouncementRecord.order(Column("queued_at").desc).limit(limit).fetchAll(db)

@@ -155,13 +155,6 @@ extension AppDatabase {
         try await writer.write { db in try ack.insert(db) }
     }
 
-    /// The acknowledgements of a reminder, newest first.
-    public func acks(reminderID: String) async throws -> [ReminderAck] {
-        try await writer.read { db in
-            try ReminderAck.filter(Column("reminder_id") == reminderID).order(Column("acked_at").desc).fetchAll(db)
-        }
-    }
-
     /// Inserts or updates an escalation row; returns it with its id.
     public func saveEscalation(_ record: EscalationRecord) async throws -> EscalationRecord {
         try await writer.write { db in

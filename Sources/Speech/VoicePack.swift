@@ -26,6 +26,18 @@ public struct VoicePack: Sendable {
             self.clips = clips
             self.engine = engine
         }
+
+        /// The manifest in the file at `path`.
+        init(readingFrom path: String) throws(VoicePackError) {
+            guard let data = FileManager.default.contents(atPath: path) else { throw .noManifest(path) }
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            do {
+                self = try decoder.decode(Manifest.self, from: data)
+            } catch {
+                throw .badManifest(path, "\(error)")
+            }
+        }
     }
 
     public let directory: String
@@ -34,26 +46,23 @@ public struct VoicePack: Sendable {
     /// Reads `directory/manifest.json`.
     public init(directory: String) throws {
         self.directory = directory
-        let path = (directory as NSString).appendingPathComponent("manifest.json")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VoicePackError.noManifest(path)
-        }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        do {
-            manifest = try decoder.decode(Manifest.self, from: data)
-        } catch {
-            throw VoicePackError.badManifest(path, "\(error)")
-        }
+        manifest = try Manifest(readingFrom: (directory as NSString).appendingPathComponent("manifest.json"))
     }
 
-    /// The pack for `language` under `packsDirectory` (`Sounds/voices/en`), if there is one.
-    public static func find(language: String, in packsDirectory: String) throws -> VoicePack? {
+    init(directory: String, manifest: Manifest) {
+        self.directory = directory
+        self.manifest = manifest
+    }
+
+    /// The pack for `language` under `packsDirectory` (`Sounds/voices/en`), if there is one. Its
+    /// manifest is read once while unchanged (`manifests`): this runs on every payment.
+    public static func find(language: String, in packsDirectory: String,
+                            manifests: VoicePackManifests = .shared) throws -> VoicePack? {
         let folder = (packsDirectory as NSString).appendingPathComponent(SpeechNames.baseLanguage(language))
-        guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("manifest.json")) else {
+        guard let manifest = try manifests.manifest(at: (folder as NSString).appendingPathComponent("manifest.json")) else {
             return nil
         }
-        return try VoicePack(directory: folder)
+        return VoicePack(directory: folder, manifest: manifest)
     }
 
     /// Tokens the pack has no clip for.

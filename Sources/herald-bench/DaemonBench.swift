@@ -156,7 +156,7 @@ struct DaemonBench {
         for _ in 0..<5 {
             var sockets: [Int32] = []
             for _ in 0..<400 {
-                guard let fd = SocketProbe.connectedSocket(host: "127.0.0.1", port: port) else { continue }
+                guard let fd = LoopbackSocket.connected(port: port) else { continue }
                 _ = "GET /v1/health HTTP/1.1\r\nHost: x\r\n".withCString { send(fd, $0, strlen($0), 0) }
                 sockets.append(fd)
             }

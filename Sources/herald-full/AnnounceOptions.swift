@@ -85,8 +85,7 @@ func announce(options: GlobalOptions, announceOptions: AnnounceOptions, amountFo
 /// intake's `PayloadValidator` with this config (text limit, language, voice, chime, rooms). A
 /// local file (`herald play FILE`) has no wire form: its chime is checked alone.
 func checkedAsTheDaemonChecks(_ request: AnnouncementRequest, context: HeraldContext) async throws -> AnnouncementRequest {
-    let validator = PayloadValidator(configuration: context.configuration,
-                                     remote: RemoteAudio(settings: context.configuration.audioURL, cache: context.clipCache, client: nil))
+    let validator = PayloadValidator(configuration: context.configuration)
     guard let payload = DaemonClient.payload(for: request) else {
         if let chime = request.chime { _ = try validator.checkedChime(chime) }
         return request

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeraldApp
+import HeraldCore
 
 extension Herald {
     struct Play: AsyncParsableCommand {

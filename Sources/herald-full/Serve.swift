@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import HeraldApp
 import HeraldConfig
+import HeraldCore
 import HeraldMQTT
 import HeraldServer
 import Hummingbird

@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldIntake
 import Testing
 

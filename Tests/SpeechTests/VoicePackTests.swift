@@ -53,6 +53,28 @@ import Testing
         #expect(try await renderer.render(payment: Amount(minorUnits: 2500, currency: .usd), language: "en").clipSource == .pack)
     }
 
+    @Test func aPacksManifestIsReadOnceUntilItsFileChanges() throws {
+        let folder = NSTemporaryDirectory() + "herald-manifests-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/en", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/en/manifest.json"
+        func write(gapMs: Int) throws {
+            let json = #"{"language": "en", "sample_rate": 22050, "gap_ms": \#(gapMs), "clips": {"one": "one.flac"}}"#
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        let manifests = VoicePackManifests()
+        try write(gapMs: 40)
+        #expect(try VoicePack.find(language: "en", in: folder, manifests: manifests)?.manifest.gapMs == 40)
+        #expect(try VoicePack.find(language: "en-GB", in: folder, manifests: manifests)?.manifest.gapMs == 40)
+        #expect(manifests.reads == 1, "the second payment's lookup read the manifest again")
+        // `herald pack build` writes it again: a new stamp, read once more.
+        try write(gapMs: 125)
+        #expect(try VoicePack.find(language: "en", in: folder, manifests: manifests)?.manifest.gapMs == 125)
+        #expect(manifests.reads == 2)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try VoicePack.find(language: "en", in: folder, manifests: manifests) == nil)
+    }
+
     @Test func fileNamesAreASCII() {
         #expect(VoicePack.fileName(for: "payment received") == "payment-received.flac")
         #expect(VoicePack.fileName(for: "两") == "u4e24.flac")

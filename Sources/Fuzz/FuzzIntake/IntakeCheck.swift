@@ -1,10 +1,8 @@
 import Foundation
 import FuzzSupport
-import HeraldApp
 import HeraldConfig
 import HeraldCore
 @testable import HeraldIntake
-import HeraldStore
 import Speech
 
 /// One body through the announcement intake, as `AnnouncementIntake.request` takes it: strict
@@ -17,19 +15,15 @@ public enum IntakeCheck {
     static let allowedHost = "audio.example.com"
 
     /// A validator as the daemon makes one, with the `command` engine (no espeak-ng catalog: its
-    /// process-global state is not what is fuzzed here) and a clip cache in a scratch folder.
+    /// process-global state is not what is fuzzed here).
     static let validator: PayloadValidator = {
-        let folder = NSTemporaryDirectory() + "herald-fuzz-\(getpid())"
-        let database: AppDatabase
-        do { database = try AppDatabase(path: folder + "/herald.sqlite") } catch { fatalError("scratch database: \(error)") }
         var audioURL = AudioURLSettings()
         audioURL.allowHosts = [allowedHost]
         var speech = SpeechSettings()
         speech.engine = .command
         speech.command = "true"
-        let cache = ClipCache(directory: folder + "/cache", maxBytes: 1_000_000, index: database)
-        return PayloadValidator(remote: RemoteAudio(settings: audioURL, cache: cache, client: nil), maxTextCharacters: maxTextCharacters,
-                                speech: speech, soundsDirectory: soundsDirectory)
+        return PayloadValidator(audioURL: audioURL, maxTextCharacters: maxTextCharacters, speech: speech,
+                                soundsDirectory: soundsDirectory)
     }()
 
     /// Checks `bytes` read as `format`.
@@ -97,7 +91,7 @@ public enum IntakeCheck {
         case .file(let path):
             Fuzz.require(path.hasPrefix(soundsDirectory + "/"), "clip \(path) outside the sounds folder")
         case .fetchedAudio(let url, _):
-            Fuzz.require(false, "the validator fetched \(url); only the intake's submit does")
+            Fuzz.require(false, "the validator fetched \(url); only the daemon's submit does")
         }
         if let id = request.requestID {
             Fuzz.require(!id.isEmpty && id.count <= 200, "request id of \(id.count) characters")

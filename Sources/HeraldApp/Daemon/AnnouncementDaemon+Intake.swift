@@ -10,7 +10,7 @@ extension AnnouncementDaemon {
     /// The entry is queued while its row is being written, so the first word does not wait for
     /// a synced write; the answer does: `accepted` means the row is in the log. Any later write
     /// of that row waits for it (`log`).
-    public func submit(_ request: AnnouncementRequest) async throws -> Submission {
+    func admit(_ request: AnnouncementRequest) async throws -> Submission {
         let record = Turn.record(for: request, at: now())
         // The log as it is now: a reload during the awaits below does not split the row from its outcome.
         let store = context.store

@@ -32,7 +32,7 @@ extension AnnouncementDaemon {
                 continue
             }
             guard !isTakenInSinceStart(row.id),
-                  let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency) else { continue }
+                  let request = AnnouncementRequest(record: row, currency: context.configuration.speech.currency, now: now()) else { continue }
             var entry = Self.entry(id: row.id, priority: row.priority, queuedAt: row.queuedAt, item: Queued(request: request, record: row, store: store))
             if let done = row.rooms, !done.isEmpty {
                 // Said (or suppressed) in some rooms before the stop, quiet hours holding it for

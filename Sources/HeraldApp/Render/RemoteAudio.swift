@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HeraldConfig
 import HeraldCore
+import HeraldIntake
 import RuntimePaths
 import SoundFile
 import Speech
@@ -21,20 +22,9 @@ public struct RemoteAudio: Sendable {
         self.client = client
     }
 
-    /// The URL, when its scheme and host are allowed.
-    public func check(_ text: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw RemoteAudioError.notHTTP(text)
-        }
-        guard let host = url.host?.lowercased(), settings.allowHosts.contains(host) else {
-            throw RemoteAudioError.hostNotAllowed(url.host ?? "", allowed: settings.allowHosts)
-        }
-        return url
-    }
-
     /// The decoded clip at `text`, from the cache when it was fetched before.
     public func clip(for text: String) async throws -> Clip {
-        let url = try check(text)
+        let url = try settings.allowedURL(text)
         let key = SpeechRequest(text: url.absoluteString, language: "", voice: "", rate: 0, pitch: 0)
         if let cached = try await cache.clip(engine: "url", request: key) { return cached }
         let clip = try await fetch(url)
@@ -91,29 +81,5 @@ extension HTTPClient.Configuration {
         configuration.timeout = .init(connect: .nanoseconds(Int64(connectTimeout.inSeconds * 1e9)))
         configuration.redirectConfiguration = .disallow
         return configuration
-    }
-}
-
-/// Why an audio_url could not be used, worded for the client.
-public enum RemoteAudioError: Error, Equatable, CustomStringConvertible {
-    case notHTTP(String)
-    case hostNotAllowed(String, allowed: [String])
-    case status(Int)
-    case tooLarge(Int64)
-    case timedOut(Int)
-    case unreachable(String)
-    case notAudio
-
-    public var description: String {
-        switch self {
-        case .notHTTP(let text): "'\(text)' is not an http or https URL"
-        case .hostNotAllowed(let host, let allowed):
-            "host '\(host)' is not in audio_url.allow_hosts (\(allowed.isEmpty ? "empty: every URL is refused" : allowed.joined(separator: ", ")))"
-        case .status(let code): "the server answered \(code)"
-        case .tooLarge(let limit): "the audio is larger than \(limit) bytes (audio_url.max_bytes)"
-        case .timedOut(let milliseconds): "the server did not deliver within \(milliseconds) ms"
-        case .unreachable(let detail): "the server could not be reached: \(detail)"
-        case .notAudio: "what the server sent is not audio libsndfile can decode"
-        }
     }
 }

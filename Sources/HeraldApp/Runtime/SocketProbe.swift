@@ -45,22 +45,6 @@ public enum SocketProbe {
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
     }
 
-    /// An open, blocking TCP connection to `host` and `port` (the benchmark's connection storm),
-    /// or nil when refused; the caller closes it.
-    public static func connectedSocket(host: String, port: Int) -> Int32? {
-        guard var address = ipv4(host: host, port: port) else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
     /// The IPv4 address of `host` (an address, or `localhost`/`0.0.0.0`/empty for loopback).
     private static func ipv4(host: String, port: Int) -> sockaddr_in? {
         let target = host == "0.0.0.0" || host == "localhost" || host.isEmpty ? "127.0.0.1" : host

@@ -126,7 +126,8 @@ public struct FleetAPI: Sendable {
         }
         let topic = hub.map { "herald/\($0)/announce" } ?? "herald/groups/\(name)/announce"
         let requestID = "fleet-test-" + UUID().uuidString.lowercased()
-        let payload = try JSONSerialization.data(withJSONObject: ["text": text, "priority": priority, "request_id": requestID], options: [.sortedKeys])
+        // The hubs' own wire type, as the CLI sends it: what the hub's intake decodes.
+        let payload = try JSONEncoder.api.encode(NativeAnnouncement(text: text, priority: priority, requestId: requestID))
         do {
             try link.publish(topic, Array(payload))
         } catch {

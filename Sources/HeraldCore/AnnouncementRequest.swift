@@ -1,7 +1,7 @@
 import Foundation
-import HeraldCore
 
-/// One thing to say, as it comes in from the CLI (later: the API, push, reminders).
+/// One thing to say, checked, as it comes in from any source (the API, push, MQTT, reminders, the
+/// CLI): what the daemon queues and logs.
 public struct AnnouncementRequest: Sendable {
     public enum Body: Sendable {
         /// A sound file libsndfile decodes.
@@ -12,7 +12,7 @@ public struct AnnouncementRequest: Sendable {
         /// An http(s) URL on an allowed host, fetched, decoded and cached when it is said (a
         /// request queued again from the log: the clip is in the cache, not in memory).
         case audioURL(String)
-        /// An `audio_url` the intake has fetched and decoded: said from `clip`, not decoded again.
+        /// An `audio_url` the daemon fetched and decoded when it was submitted: said from `clip`, not decoded again.
         case fetchedAudio(url: String, clip: Clip)
     }
 
@@ -66,7 +66,8 @@ public struct AnnouncementRequest: Sendable {
         self.client = client
     }
 
-    var bodyKind: BodyKind {
+    /// The kind the log records (a fetched `audio_url` is still an `audio_url`).
+    public var bodyKind: BodyKind {
         switch body {
         case .file: .file
         case .text: .text
@@ -75,7 +76,8 @@ public struct AnnouncementRequest: Sendable {
         }
     }
 
-    var bodyText: String {
+    /// The body as the log records it: the path, the text, the amount, the URL.
+    public var bodyText: String {
         switch body {
         case .file(let path): path
         case .text(let text): text
@@ -86,8 +88,9 @@ public struct AnnouncementRequest: Sendable {
 
     /// The request a logged row came from, to queue it again after a restart: a payment from its
     /// exact amount; one logged as bare text without its currency (before the log kept amounts)
-    /// in `currency`.
-    public init?(record: AnnouncementRecord, currency: Currency) {
+    /// in `currency`. `now` is the caller's clock (the daemon's, at requeue): a reminder firing
+    /// queued longer ago than `ReminderScheduler.lateTolerance` is said late.
+    public init?(record: AnnouncementRecord, currency: Currency, now: Date) {
         let body: Body
         switch record.bodyKind {
         case .file: body = .file(path: record.body)
@@ -101,7 +104,7 @@ public struct AnnouncementRequest: Sendable {
                   voice: record.voice, requestID: record.requestID)
         // A firing queued before a stop and said after the start is said after its time, as one
         // due while the hub was off: `late` (it was queued when due, so its row's time is the due time).
-        let late = Date().timeIntervalSince(record.queuedAt) > ReminderScheduler.lateTolerance
+        let late = now.timeIntervalSince(record.queuedAt) > ReminderScheduler.lateTolerance
         reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: late) }
         signedBy = record.signedBy
         rooms = record.requestedRooms

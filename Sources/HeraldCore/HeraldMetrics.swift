@@ -1,7 +1,7 @@
-import HeraldCore
 import Metrics
 
-/// What the daemon counts, for `GET /metrics` (docs/operations.md, "Metrics").
+/// What the daemon counts, for `GET /metrics` (docs/operations.md, "Metrics"): the names and
+/// their help in one place, here below every part that counts (the intake, the edges, the daemon).
 ///
 /// Recorded through swift-metrics: `herald serve` bootstraps the Prometheus backend, every other
 /// command bootstraps none, so the same code paths (`herald say --local`, `herald restore`) count
@@ -96,14 +96,14 @@ public enum HeraldMetrics {
     }
 
     /// What one safeguard open changed on the sink.
-    static func opened(_ entry: JournalEntry) {
+    public static func opened(_ entry: JournalEntry) {
         if entry.unmuted { safeguard(.unmute) }
         if entry.setVolumes != nil { safeguard(.raise) }
     }
 
     /// What one close (or a journal applied after a crash) put back, and what it left to the user.
     /// Ducks are counted here: the closing journal also holds the streams that appeared meanwhile.
-    static func restored(_ restoration: Safeguard.Restoration, replayingJournal: Bool) {
+    public static func restored(_ restoration: Safeguard.Restoration, replayingJournal: Bool) {
         safeguard(replayingJournal ? .journalReplay : .restore)
         if !replayingJournal && !restoration.entry.ducks.isEmpty { safeguard(.duck, count: restoration.entry.ducks.count) }
         if !restoration.actions.keptUserChanges.isEmpty {
@@ -111,16 +111,16 @@ public enum HeraldMetrics {
         }
     }
 
-    static func reconnected() { Counter(label: "herald_sound_server_reconnects_total").increment() }
+    public static func reconnected() { Counter(label: "herald_sound_server_reconnects_total").increment() }
 
     /// - Parameter kind: `on_time`, `late` or `missed`.
-    static func reminderFired(_ kind: String) {
+    public static func reminderFired(_ kind: String) {
         Counter(label: "herald_reminder_firings_total", dimensions: [("kind", kind)]).increment()
     }
 
-    static func reminderAcknowledged() { Counter(label: "herald_reminder_acks_total").increment() }
+    public static func reminderAcknowledged() { Counter(label: "herald_reminder_acks_total").increment() }
 
-    static func reminderEscalated(delivered: Bool) {
+    public static func reminderEscalated(delivered: Bool) {
         Counter(label: "herald_reminder_escalations_total", dimensions: [("result", delivered ? "delivered" : "failed")]).increment()
     }
 }
