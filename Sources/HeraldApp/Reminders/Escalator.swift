@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HeraldCore
 import HeraldStore
+import HeraldWeb
 import Logging
 
 /// Tells a caregiver: POSTs a JSON event to a webhook, retried with backoff, each attempt logged

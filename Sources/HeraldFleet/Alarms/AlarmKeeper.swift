@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldWeb
 import Logging
 import ServiceLifecycle
 

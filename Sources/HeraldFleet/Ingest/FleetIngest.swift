@@ -1,7 +1,7 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
-import HeraldMQTT
+import HeraldMQTTClient
 import Logging
 import ServiceLifecycle
 

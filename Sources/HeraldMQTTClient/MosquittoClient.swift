@@ -62,7 +62,7 @@ package final class MosquittoClient: @unchecked Sendable {
     static let firstRetry: Duration = .milliseconds(500)
     static let longestRetry: Duration = .seconds(30)
     /// The name of the user property that carries a payment's signature (`t=...,v1=...`).
-    static let signatureProperty = "herald-signature"
+    package static let signatureProperty = "herald-signature"
     /// Calls libmosquitto needs once per process (not thread-safe itself, hence a static let).
     private static let libraryReady: Int32 = mosquitto_lib_init()
 
