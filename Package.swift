@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "herald-full",
             dependencies: [
-                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "HeraldFleet", "PulseAudio", "Speech",
+                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "HeraldFleet", "HeraldWeb", "PulseAudio", "Speech",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldTesting", "SoundFile",
+            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldTesting", "HeraldWeb", "SoundFile",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -5,6 +5,7 @@ import HeraldApp
 import HeraldConfig
 import HeraldMQTT
 import HeraldServer
+import HeraldWeb
 import Hummingbird
 import Logging
 import PulseAudio
