@@ -1,6 +1,13 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Applied to every target, as hummingbird's Package.swift does: the language features the
+/// whole package agrees on in one place.
+let swiftSettings: [SwiftSetting] = [
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0335-existential-any.md
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
@@ -13,7 +20,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -22,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
@@ -70,8 +77,19 @@ let package = Package(
             name: "HeraldConfig",
             dependencies: [
                 "HeraldCore", "RuntimePaths",
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
+            ]),
+        // The libmosquitto client (MQTT 5, its own reconnecting loop): the hub's link and the
+        // fleet console both talk to the broker through it.
+        .target(name: "HeraldMQTTClient", dependencies: ["CMosquitto", "HeraldConfig", "HeraldCore"]),
+        // What the hub's and the console's web edges share: the browser rules, the pages' head and
+        // style, and the webhook POST (reminder escalations, alarm notices).
+        .target(
+            name: "HeraldWeb",
+            dependencies: [
+                "HeraldConfig", "HeraldCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // The one way in for announcements, under the daemon and both edges: strict JSON, the
         // validator, signatures, and the intake error the edges answer with (the wire types it
@@ -86,7 +104,7 @@ let package = Package(
         .target(
             name: "HeraldApp",
             dependencies: [
-                "HeraldCore", "HeraldIntake", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths",
+                "HeraldCore", "HeraldIntake", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths", "HeraldWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -96,8 +114,9 @@ let package = Package(
         .target(
             name: "HeraldServer",
             dependencies: [
-                "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore", "Speech",
+                "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore", "HeraldWeb", "Speech",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -107,20 +126,23 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
-        // MQTT intake for hubs behind NAT: the libmosquitto client, the topics, events and presence.
+        // MQTT intake for hubs behind NAT: the link, the topics, events and presence.
         .target(
             name: "HeraldMQTT",
             dependencies: [
-                "CMosquitto", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore",
+                "HeraldMQTTClient", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldIntake", "HeraldStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // `herald fleet serve`: the console of many hubs (their heartbeats, events and alarms through
-        // the broker's shared subscriptions, kept in PostgreSQL), and the simulator of hubs.
+        // the broker's shared subscriptions, kept in PostgreSQL), and the simulator of hubs. A floor
+        // of its own: none of the hub's daemon, edges or audio (scripts/module-graph.sh refuses them).
         .target(
             name: "HeraldFleet",
             dependencies: [
-                "HeraldMQTT", "HeraldServer", "HeraldApp", "HeraldConfig", "HeraldCore",
+                "HeraldMQTTClient", "HeraldWeb", "HeraldConfig", "HeraldCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -143,8 +165,9 @@ let package = Package(
         .executableTarget(
             name: "herald-full",
             dependencies: [
-                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "HeraldFleet", "PulseAudio",
+                "HeraldApp", "RuntimePaths", "HeraldConfig", "HeraldStore", "HeraldCore", "HeraldIntake", "HeraldServer", "HeraldMQTT", "HeraldFleet", "HeraldWeb", "PulseAudio", "Speech",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,13 +190,16 @@ let package = Package(
                 "HeraldTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]),
 
         // The in-memory sound system, journal and clocks the tests of every layer use; never a
         // dependency of a production target (scripts/module-graph.sh puts it above them all).
         .target(name: "HeraldTesting", dependencies: ["HeraldCore"]),
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTesting"]),
+        .testTarget(
+            name: "HeraldCoreTests",
+            dependencies: ["HeraldCore", "HeraldTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldFrontTests", dependencies: ["HeraldFront", "RuntimePaths"]),
         .testTarget(
             name: "HeraldStoreTests",
@@ -183,7 +209,9 @@ let package = Package(
             ]),
         .testTarget(name: "HeraldConfigTests", dependencies: ["HeraldConfig", "HeraldCore", "HeraldApp", "Speech"]),
         .testTarget(name: "SoundFileTests", dependencies: ["SoundFile", "HeraldCore"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HeraldCore"]),
+        .testTarget(
+            name: "SpeechTests",
+            dependencies: ["Speech", "HeraldCore", "SoundFile", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "HeraldAppTests",
             dependencies: ["HeraldApp", "HeraldCore", "HeraldConfig", "HeraldStore", "HeraldTesting",
@@ -195,8 +223,12 @@ let package = Package(
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),
         .testTarget(
             name: "HeraldServerTests",
-            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldCore", "HeraldTesting",
+            dependencies: ["HeraldServer", "HeraldIntake", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldTesting", "HeraldWeb", "SoundFile",
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(
@@ -205,6 +237,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
     ]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}
 
 // libFuzzer targets (scripts/fuzz.sh, Sources/Fuzz, seeds in Tests/FuzzCorpus): only with
 // HERALD_FUZZ=1. They have no entry point of their own (libFuzzer's driver is their main, linked
@@ -221,19 +257,19 @@ if Context.environment["HERALD_FUZZ"] == "1" {
         // SwiftPM renames an executable's entry point to `<Target>_main`; this C file defines
         // those, each handing over to libFuzzer's `LLVMFuzzerRunDriver`.
         .target(name: "CFuzzerDriver", path: "Sources/Fuzz/CFuzzerDriver"),
-        .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport"),
+        .target(name: "FuzzSupport", path: "Sources/Fuzz/FuzzSupport", swiftSettings: swiftSettings),
         // The intake's properties, shared by the HTTP and the MQTT fuzzer.
         .target(
             name: "FuzzIntake",
             dependencies: ["FuzzSupport", "HeraldIntake", "HeraldConfig", "HeraldCore", "Speech"],
-            path: "Sources/Fuzz/FuzzIntake"),
+            path: "Sources/Fuzz/FuzzIntake", swiftSettings: swiftSettings),
     ]
     for fuzzer in fuzzers {
         package.targets.append(.executableTarget(
             name: fuzzer.name, dependencies: ["CFuzzerDriver", "FuzzSupport"] + fuzzer.dependencies,
             path: "Sources/Fuzz/\(fuzzer.name)",
             // No top-level code, so no `main` of Swift's beside the driver's.
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+            swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]))
         package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))
     }
 }

@@ -7,8 +7,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# No module may depend on a higher one (docs/development.md): checked before anything is built.
+# No module may depend on a higher one, nor the fleet console on the hub's daemon and audio
+# (docs/development.md): checked before anything is built, and the check itself checked.
 scripts/module-graph.sh > /dev/null
+scripts/module-graph-test.sh
 HERALD_TEST_PIPER=${HERALD_TEST_PIPER:-${XDG_CACHE_HOME:-$HOME/.cache}/herald-piper}
 scripts/install-voice.sh "$HERALD_TEST_PIPER"
 export HERALD_TEST_PIPER
@@ -20,7 +22,9 @@ PRIVATE_PG_FSYNC=off
 . scripts/private-postgres.sh
 trap 'status=$?; stop_private_postgres; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 export HERALD_TEST_SINK=$PRIVATE_SINK
-swift build
+# Every import declared in Package.swift, test targets included: an undeclared one fails here
+# rather than compiling through another module's dependencies.
+swift build --build-tests --explicit-target-dependency-import-check=error
 export HERALD_BIN="$(swift build --show-bin-path)/herald"
 if [ $# -gt 0 ]; then
     # Not exec: the EXIT trap above must still stop the private server and broker.

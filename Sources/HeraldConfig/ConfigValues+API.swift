@@ -57,7 +57,7 @@ extension ConfigValues {
     /// carry; any other name is a DNS-rebinding page's and is answered 421.
     private mutating func readHostnames(into api: inout APISettings) {
         guard layout.listItems["api.hostnames"] != nil else { return }
-        for name in reader.stringArray(forKey: configKey("api.hostnames")) ?? [] {
+        for name in layout.listItems["api.hostnames"] ?? [] {
             let normalized = APISettings.normalizedHostname(name)
             guard !normalized.isEmpty, normalized.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else {
                 report("api.hostnames", "'\(name)' is not a host name; write names like herald.local or counter-1.shop.example, without a port")
@@ -100,7 +100,7 @@ extension ConfigValues {
             api.signingSecrets[secretName] = secret
         }
         if layout.listItems["api.require_signature"] != nil {
-            for kind in reader.stringArray(forKey: configKey("api.require_signature")) ?? [] {
+            for kind in layout.listItems["api.require_signature"] ?? [] {
                 let word = kind.trimmingCharacters(in: .whitespaces).lowercased()
                 if word == "all" {
                     api.requireSignature.formUnion(SignedKind.allCases)

@@ -23,7 +23,7 @@ extension ConfigValues {
             }
         }
         if layout.listItems["mqtt.groups"] != nil {
-            for group in (reader.stringArray(forKey: configKey("mqtt.groups")) ?? []) where !group.isEmpty {
+            for group in (layout.listItems["mqtt.groups"] ?? []) where !group.isEmpty {
                 if MQTTSettings.isTopicName(group) { settings.groups.append(group) } else {
                     report("mqtt.groups", "'\(group)' cannot be a topic level; use letters, digits, - _ and ., like shops-north")
                 }

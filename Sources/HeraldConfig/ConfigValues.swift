@@ -1,11 +1,9 @@
-import Configuration
 import Foundation
 import HeraldCore
 
-/// Reads each key through swift-configuration, parses and range-checks it, and collects problems
-/// with the line the key sits on.
+/// Reads each key from the file's one parse (`YAMLLayout`), parses and range-checks it, and
+/// collects problems with the line the key sits on.
 struct ConfigValues {
-    let reader: ConfigReader
     let layout: YAMLLayout
     let file: String
     var problems: [ConfigProblem] = []
@@ -13,8 +11,7 @@ struct ConfigValues {
     var givenPiperPython = false, givenPiperModel = false
     var piperVoices: [(alias: String, written: String, voice: String)] = []
 
-    init(reader: ConfigReader, layout: YAMLLayout, file: String) {
-        self.reader = reader
+    init(layout: YAMLLayout, file: String) {
         self.layout = layout
         self.file = file
     }
@@ -62,7 +59,7 @@ struct ConfigValues {
         result.fleet = fleet()
         result.secretFiles = secretFiles(result)
         if layout.listItems["audio_url.allow_hosts"] != nil {
-            result.audioURL.allowHosts = (reader.stringArray(forKey: configKey("audio_url.allow_hosts")) ?? [])
+            result.audioURL.allowHosts = (layout.listItems["audio_url.allow_hosts"] ?? [])
                 .map { $0.lowercased() }.filter { !$0.isEmpty }
         }
         if let size = string("audio_url.max_bytes"), !size.isEmpty {
@@ -202,7 +199,7 @@ struct ConfigValues {
             }
         }
         if layout.listItems["cache.warm"] != nil {
-            cache.warm = (reader.stringArray(forKey: configKey("cache.warm")) ?? []).filter { !$0.isEmpty }
+            cache.warm = (layout.listItems["cache.warm"] ?? []).filter { !$0.isEmpty }
         }
     }
 
@@ -231,13 +228,9 @@ struct ConfigValues {
         problems.append(ConfigProblem(file: file, line: layout.lines[key], key: key, message: message))
     }
 
-    func configKey(_ key: String) -> ConfigKey {
-        ConfigKey(key.split(separator: ".").map(String.init))
-    }
-
     mutating func string(_ key: String) -> String? {
         guard layout.lines[key] != nil else { return nil }
-        let value = reader.string(forKey: configKey(key))
+        let value = layout.values[key]
         return value == "null" || value == "~" ? "" : value
     }
 

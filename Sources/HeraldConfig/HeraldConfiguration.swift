@@ -1,4 +1,3 @@
-import Configuration
 import Foundation
 import HeraldCore
 
@@ -141,25 +140,11 @@ public struct HeraldConfiguration: Sendable, Equatable {
         let text = try ConfigFileText.read(file)
         let layout = YAMLLayout(text: text, file: file)
         guard layout.isParsable else { throw ConfigError(layout.problems) }
-        // The values come from the one parse the layout made (swift-configuration's YAML provider
-        // would read the file a second time, possibly changed since, and parse it again).
-        let reader = ConfigReader(provider: InMemoryProvider(name: file, values: layout.configValues))
-        var values = ConfigValues(reader: reader, layout: layout, file: file)
+        // The values come from the one parse the layout made, with the line of each key.
+        var values = ConfigValues(layout: layout, file: file)
         let configuration = values.configuration(defaults: defaults)
         return ConfigDraft(configuration: configuration, problems: layout.problems + values.problems, lines: layout.lines,
                            givenPiperPython: values.givenPiperPython, givenPiperModel: values.givenPiperModel,
                            piperVoices: values.piperVoices)
-    }
-}
-
-extension YAMLLayout {
-    /// The values and lists as swift-configuration's keys and values. A dotted key is split at
-    /// every dot, as `ConfigValues.configKey` splits it to look it up.
-    var configValues: [AbsoluteConfigKey: ConfigValue] {
-        var result: [AbsoluteConfigKey: ConfigValue] = [:]
-        func key(_ dotted: String) -> AbsoluteConfigKey { AbsoluteConfigKey(dotted.split(separator: ".").map(String.init)) }
-        for (dotted, value) in values { result[key(dotted)] = ConfigValue(.string(value), isSecret: false) }
-        for (dotted, items) in listItems { result[key(dotted)] = ConfigValue(.stringArray(items), isSecret: false) }
-        return result
     }
 }

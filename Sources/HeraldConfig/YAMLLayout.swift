@@ -2,8 +2,8 @@ import Yams
 
 /// Where each key sits in a YAML file, and which keys are unknown.
 ///
-/// swift-configuration reads the values but keeps no line numbers and ignores unknown keys; this
-/// pass over libyaml's node tree supplies both, so every error names its line.
+/// One pass over libyaml's node tree: the values and lists `ConfigValues` reads, the line of
+/// every key and the unknown keys, so every error names its line.
 struct YAMLLayout {
     /// Dotted key -> 1-based line.
     var lines: [String: Int] = [:]
@@ -75,8 +75,8 @@ struct YAMLLayout {
             }
             let name = keyScalar.string
             let key = prefix.isEmpty ? name : "\(prefix).\(name)"
-            // swift-configuration would read `safeguard.min_volume:` as the nested key and let it
-            // shadow the real one; refusing dots keeps one way to write each key.
+            // `safeguard.min_volume:` would be the same dotted key as the nested one and could
+            // shadow it; refusing dots keeps one way to write each key.
             guard !name.contains(".") else {
                 problem(key, Self.writeNested(name, value: value))
                 continue
@@ -113,7 +113,7 @@ struct YAMLLayout {
         case (.scalar, .scalar(let scalar)):
             values[key] = scalar.string
         case (.list, .sequence(let items)):
-            // swift-configuration refuses a list inside a list anywhere in the file, without a line.
+            // Only single values are items: a list or section inside a list is refused, with its line.
             if let nested = items.first(where: { $0.scalar == nil }) {
                 problems.append(ConfigProblem(file: file, line: nested.mark?.line, key: key,
                                               message: "each item must be a single value on its own '- ' line, not a list or section"))

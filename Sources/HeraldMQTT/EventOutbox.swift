@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldMQTTClient
 import HeraldStore
 import Logging
 

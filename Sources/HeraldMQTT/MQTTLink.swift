@@ -3,6 +3,7 @@ import HeraldApp
 import HeraldConfig
 import HeraldCore
 import HeraldIntake
+import HeraldMQTTClient
 import Logging
 import ServiceLifecycle
 

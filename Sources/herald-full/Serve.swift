@@ -6,6 +6,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldMQTT
 import HeraldServer
+import HeraldWeb
 import Hummingbird
 import Logging
 import PulseAudio

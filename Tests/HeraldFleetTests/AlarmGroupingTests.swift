@@ -1,4 +1,5 @@
 import Foundation
+import HeraldConfig
 import HeraldCore
 @testable import HeraldFleet
 import Testing

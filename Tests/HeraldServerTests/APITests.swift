@@ -5,6 +5,7 @@ import HeraldConfig
 import HeraldCore
 import HeraldServer
 import HeraldTesting
+import HeraldWeb
 import Hummingbird
 import HummingbirdTesting
 import Logging

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HeraldCore
 import HeraldStore
+import HeraldWeb
 import Logging
 
 /// Tells a caregiver: POSTs a JSON event to a webhook, retried with backoff, each attempt logged
@@ -66,7 +67,9 @@ public struct Escalator: Sendable {
     private func deliver(_ start: EscalationRecord) async -> Bool {
         var row = start
         let body = Array((row.body ?? "").utf8)
-        var backoff = firstBackoff
+        // Doubling from the first; the cap, 2^20 times the first, is above anything
+        // `escalate_attempts` (at most 20) reaches, so it never shortens a wait.
+        var backoff = Backoff(initial: firstBackoff, maximum: firstBackoff * (1 << 20))
         let metadata: Logger.Metadata = ["reminder": "\(row.reminderID)", "url": "\(row.url)"]
         for attempt in (row.attempts + 1)...max(row.attempts + 1, attempts) {
             row.attempts = attempt
@@ -89,11 +92,10 @@ public struct Escalator: Sendable {
                 logger.warning("escalation attempt \(attempt) of \(attempts) failed: \(error)", metadata: metadata)
             }
             guard attempt < attempts else { break }
-            guard (try? await Task.sleep(for: backoff)) != nil else {
+            guard (try? await Task.sleep(for: backoff.next())) != nil else {
                 logger.notice("escalation left for the next start (stopping)", metadata: metadata)
                 return false
             }
-            backoff *= 2
         }
         row.givenUp = true
         _ = try? await database.saveEscalation(row)

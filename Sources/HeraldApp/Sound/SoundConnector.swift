@@ -28,7 +28,9 @@ public actor SoundConnector {
     /// Told of every change that may let a waiting announcement play: connected, a sink came,
     /// the default sink changed, the server went away.
     private let changed: @Sendable () -> Void
-    private var backoff = Backoff()
+    /// Delays between reconnection attempts: 0.25 s doubling up to 5 s, so a restarted server is
+    /// found within seconds and a missing one costs nothing.
+    private var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(5))
 
     /// - Parameter connect: makes a connection (a new `PulseConnection` unless a test passes its own).
     public init(logger: Logger, connectTimeout: Duration = .seconds(5),
@@ -116,16 +118,4 @@ public actor SoundConnector {
             state = .waiting(reason: "\(error)", retryAt: Date().addingTimeInterval(delay.inSeconds))
         }
     }
-}
-
-/// Delays between reconnection attempts: 0.25 s doubling up to 5 s, so a restarted server is
-/// found within seconds and a missing one costs nothing.
-struct Backoff: Sendable {
-    private var attempt = 0
-    var peek: Duration { .milliseconds(min(5000, 250 << min(attempt, 5))) }
-    mutating func next() -> Duration {
-        defer { attempt += 1 }
-        return peek
-    }
-    mutating func reset() { attempt = 0 }
 }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HeraldApp
 import HeraldConfig
 import HeraldCore
+import HeraldWeb
 import Logging
 import ServiceLifecycle
 
@@ -136,10 +136,11 @@ public struct AlarmKeeper: Service {
         }
     }
 
-    /// 1 s, 2 s, 4 s ... up to 5 minutes.
+    /// 1 s, 2 s, 4 s ... up to 5 minutes, by the attempts the notice's row counts.
     static func backoff(attempts: Int) -> Duration {
-        .seconds(min(300, 1 << min(max(attempts - 1, 0), 9)))
+        noticeRetries.delay(attempt: attempts - 1)
     }
+    private static let noticeRetries = Backoff(initial: .seconds(1), maximum: .seconds(300))
 }
 
 /// The JSON a webhook receives when an alarm opens and when it closes (the shape of the

@@ -1,4 +1,5 @@
 import HeraldConfig
+import HeraldCore
 import Logging
 import ServiceLifecycle
 
@@ -36,15 +37,15 @@ struct MigratedFirst<Then: Service>: Service {
     let then: Then
 
     func run() async throws {
-        var retry: Duration = .milliseconds(500)
+        var retries = Backoff(initial: .milliseconds(500), maximum: .seconds(10))
         while true {
             do {
                 try await store.migrate()
                 break
             } catch {
+                let retry = retries.next()
                 logger.error("fleet: cannot prepare the database yet: \(String(reflecting: error)); trying again in \(retry)")
                 guard (try? await Task.sleep(for: retry)) != nil else { return }
-                retry = min(retry * 2, .seconds(10))
             }
         }
         try await then.run()

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import HeraldServer
+import HeraldWeb
 
 /// The hub API's browser rules, for the console (DESIGN.md "Security and bad input"): a body
 /// that is not JSON is 415, a `Host` that is a name other than `localhost` (or the console's own

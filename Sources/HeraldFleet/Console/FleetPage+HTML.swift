@@ -1,15 +1,7 @@
+import HeraldWeb
+
 extension FleetPage {
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Herald fleet</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/fleet.css">
-<script src="/fleet.js" defer></script>
-</head>
+    static let html = WebPage.head(title: "Herald fleet", stylesheet: "/fleet.css", script: "/fleet.js") + #"""
 <body>
 <header>
   <h1>Herald fleet</h1>

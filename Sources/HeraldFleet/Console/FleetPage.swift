@@ -1,4 +1,4 @@
-import HeraldServer
+import HeraldWeb
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -18,7 +18,7 @@ enum FleetPage {
             body = script
         case "/fleet.css":
             headers[.contentType] = "text/css; charset=utf-8"
-            body = AdminPage.style + style
+            body = WebPage.style + style
         default:
             headers[.contentType] = "text/html; charset=utf-8"
             headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"

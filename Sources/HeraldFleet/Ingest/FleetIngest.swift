@@ -1,7 +1,7 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
-import HeraldMQTT
+import HeraldMQTTClient
 import Logging
 import ServiceLifecycle
 
@@ -94,7 +94,7 @@ public struct FleetIngest: Service {
     /// Writes what waits, a batch at a time, until `waiting` finishes and is empty. A failed write
     /// keeps the batch and tries again, waiting longer each time (up to 10 s).
     private func write(from waiting: WaitingMessages) async {
-        var retry: Duration = .milliseconds(250)
+        var retries = Backoff(initial: .milliseconds(250), maximum: .seconds(10))
         var downSince: Date?
         var reportedDropped = 0
         while let batch = await waiting.next(Self.batchSize) {
@@ -106,7 +106,7 @@ public struct FleetIngest: Service {
                     logger.notice("fleet: the database answers again; wrote what waited since \(since.formatted(.iso8601))")
                     downSince = nil
                 }
-                retry = .milliseconds(250)
+                retries.reset()
             } catch {
                 if downSince == nil {
                     downSince = Date()
@@ -122,8 +122,7 @@ public struct FleetIngest: Service {
                     logger.error("fleet: stopping with \(lost) hub messages not written (the database did not answer); the hubs' statuses and heartbeats come again, these events do not")
                     return
                 }
-                try? await Task.sleep(for: retry)
-                retry = min(retry * 2, .seconds(10))
+                try? await Task.sleep(for: retries.next())
             }
         }
     }

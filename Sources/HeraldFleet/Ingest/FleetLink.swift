@@ -1,6 +1,6 @@
 import Foundation
 import HeraldConfig
-import HeraldMQTT
+import HeraldMQTTClient
 import Synchronization
 
 /// The console's one connection to the broker: the ingest reads what it delivers, the page

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldConfig
 import HeraldCore
-import HeraldMQTT
+import HeraldMQTTClient
 import Synchronization
 
 /// Plays many hubs through one broker connection, publishing exactly the documented messages:

@@ -1,16 +1,8 @@
+import HeraldWeb
+
 extension AdminPage {
     /// Every control has a label; sections are landmarks; the live parts are `aria-live`.
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Herald</title>
-<link rel="stylesheet" href="/admin.css">
-<link rel="icon" href="data:,">
-<script src="/admin.js" defer></script>
-</head>
+    static let html = WebPage.head(title: "Herald", stylesheet: "/admin.css", script: "/admin.js") + #"""
 <body>
 <header>
   <h1>Herald</h1>

@@ -1,3 +1,4 @@
+import HeraldWeb
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -24,7 +25,7 @@ package enum AdminPage {
             body = script
         case .style:
             headers[.contentType] = "text/css; charset=utf-8"
-            body = style
+            body = WebPage.style
         }
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))

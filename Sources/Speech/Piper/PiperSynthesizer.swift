@@ -26,7 +26,8 @@ public final class PiperSynthesizer: Synthesizer {
 
     private struct State {
         var resident = Resident.notStarted
-        var failures = 0
+        /// 1 s doubling up to a minute between restarts; from 1 s again once Piper has spoken.
+        var restarts = Backoff(initial: .seconds(1), maximum: .seconds(60))
         /// Set once the first start is over, whether it succeeded or failed: later starts are
         /// restarts, which nobody waits for.
         var firstStartOver = false
@@ -127,7 +128,7 @@ public final class PiperSynthesizer: Synthesizer {
                         try Task.checkCancellation()
                         said += 1
                     }
-                    state.withLock { $0.failures = 0 }
+                    state.withLock { $0.restarts.reset() }
                     return continuation.finish()
                 } catch is CancellationError {
                     return continuation.finish(throwing: CancellationError())
@@ -256,10 +257,9 @@ public final class PiperSynthesizer: Synthesizer {
     private func failed(_ reason: String) {
         let delay = state.withLock { state -> Duration? in
             if case .stopped = state.resident { return nil }
-            state.failures += 1
             state.firstStartOver = true
             state.resident = .resting
-            return .seconds(min(60, 1 << min(6, state.failures - 1)))
+            return state.restarts.next()
         }
         guard let delay else { return }
         logger.error("the Piper voice stopped; espeak-ng speaks until it is back",

@@ -23,7 +23,7 @@ public struct MosquittoError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(operation): \(message)" }
 
     static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
-    static let noConnection = Int32(MOSQ_ERR_NO_CONN.rawValue)
+    package static let noConnection = Int32(MOSQ_ERR_NO_CONN.rawValue)
 }
 
 /// Throws unless `code` is `MOSQ_ERR_SUCCESS`.

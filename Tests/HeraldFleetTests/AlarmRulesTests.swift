@@ -1,5 +1,7 @@
 import Foundation
+import HeraldConfig
 import HeraldCore
+import HeraldFleet
 import Testing
 
 /// The fleet's policy, pure: a hub's state from its status and heartbeats, and the alarms they call for.

@@ -1,5 +1,6 @@
-extension AdminPage {
-    /// One column on a phone, two on a wide screen; visible focus for keyboard users.
+extension WebPage {
+    /// The hub's admin page and the fleet console look alike: one column on a phone, two on a
+    /// wide screen; visible focus for keyboard users. The console adds a few rules of its own.
     package static let style = #"""
 :root { font-family: system-ui, sans-serif; color: #1b1b1b; background: #f6f6f4; }
 body { margin: 0; }

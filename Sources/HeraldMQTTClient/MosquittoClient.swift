@@ -59,10 +59,10 @@ package final class MosquittoClient: @unchecked Sendable {
     /// Publishes handed to libmosquitto so far (`waitUntilAcknowledged` counts PUBACKs against it).
     private let published = Atomic<Int>(0)
 
-    static let firstRetry: Duration = .milliseconds(500)
-    static let longestRetry: Duration = .seconds(30)
+    /// Between connection attempts: 0.5 s doubling up to 30 s, from the first again once connected.
+    static let retries = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
     /// The name of the user property that carries a payment's signature (`t=...,v1=...`).
-    static let signatureProperty = "herald-signature"
+    package static let signatureProperty = "herald-signature"
     /// Calls libmosquitto needs once per process (not thread-safe itself, hence a static let).
     private static let libraryReady: Int32 = mosquitto_lib_init()
 
@@ -216,7 +216,7 @@ package final class MosquittoClient: @unchecked Sendable {
 
     private func runLoop() {
         defer { loopRunning.leave() }
-        var retry = Self.firstRetry
+        var retries = Self.retries
         var stopDeadline: ContinuousClock.Instant?
         // The only way to hand libmosquitto CONNECT properties; it keeps them for every reconnect,
         // also when this first attempt fails. Blocking only for the TCP connect itself.
@@ -231,7 +231,7 @@ package final class MosquittoClient: @unchecked Sendable {
             }
             if rc == MosquittoError.success {
                 rc = mosquitto_loop(handle, 100, 1)
-                if callbacks.isConnected { retry = Self.firstRetry }
+                if callbacks.isConnected { retries.reset() }
                 continue
             }
             if stopping.load(ordering: .acquiring) { return }
@@ -239,12 +239,12 @@ package final class MosquittoClient: @unchecked Sendable {
             var reason = callbacks.takeRefusal() ?? error.message
             // libmosquitto's own words, such as OpenSSL's "certificate verify failed".
             if let detail = callbacks.takeLibraryErrors() { reason += " (\(detail))" }
+            let retry = retries.next()
             callbacks.yield(.down(reason: reason, retryIn: retry))
             // Sleeps in slices so `stop` never waits for a long backoff.
             let wake = ContinuousClock.now + retry
             while ContinuousClock.now < wake && !stopping.load(ordering: .acquiring) { usleep(50_000) }
             if stopping.load(ordering: .acquiring) { return }
-            retry = min(retry * 2, Self.longestRetry)
             // Only what this attempt logs belongs to its reason.
             _ = callbacks.takeLibraryErrors()
             rc = mosquitto_reconnect_async(handle)

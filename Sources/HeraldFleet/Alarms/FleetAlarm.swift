@@ -1,4 +1,6 @@
 import Foundation
+import HeraldConfig
+import HeraldCore
 
 /// What an alarm of the fleet console is about.
 public enum AlarmKind: String, Codable, Sendable, CaseIterable {
@@ -44,19 +46,6 @@ public struct WantedAlarm: Sendable, Equatable {
     public init(key: AlarmKey, detail: String) {
         self.key = key
         self.detail = detail
-    }
-}
-
-/// The thresholds of `fleet.alarms`.
-public struct AlarmThresholds: Sendable, Equatable {
-    public var offlineAfter: TimeInterval = 300
-    public var unacknowledgedAfter: TimeInterval = 900
-    public var lowDiskBytes: Int64 = 200_000_000
-
-    public init(offlineAfter: TimeInterval = 300, unacknowledgedAfter: TimeInterval = 900, lowDiskBytes: Int64 = 200_000_000) {
-        self.offlineAfter = offlineAfter
-        self.unacknowledgedAfter = unacknowledgedAfter
-        self.lowDiskBytes = lowDiskBytes
     }
 }
 
