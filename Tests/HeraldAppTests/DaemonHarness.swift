@@ -65,6 +65,15 @@ struct DaemonHarness {
         return record
     }
 
+    /// Submits `request` and returns once it plays, held there until `sound.releasePlayback()`:
+    /// what the test does next happens mid-announcement.
+    func playingAndHeld(_ request: AnnouncementRequest) async throws -> AnnouncementRecord {
+        await sound.holdPlayback()
+        let record = try await submit(request)
+        await sound.waitUntilPlaying()
+        return record
+    }
+
     /// The outcome of `id`, waited for as `?wait=true` does, within `limit`.
     func outcome(of id: String, within limit: Duration = .seconds(20)) async throws -> AnnouncementRecord? {
         let daemon = self.daemon

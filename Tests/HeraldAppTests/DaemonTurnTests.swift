@@ -172,9 +172,7 @@ import Testing
     @Test func aWithdrawnEntryIsNotSaid() async throws {
         let harness = try await DaemonHarness()
         defer { Task { await harness.stop() } }
-        await harness.sound.holdPlayback()
-        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
-        await harness.sound.waitUntilPlaying()
+        let first = try await harness.playingAndHeld(AnnouncementRequest(body: .text("Table one is ready")))
         let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
         #expect(await harness.daemon.machine.isPending(id: second.id))
 
@@ -192,9 +190,7 @@ import Testing
     @Test func aReloadMidTurnLeavesThePlayingOneWithTheSettingsItBeganWith() async throws {
         let harness = try await DaemonHarness()
         defer { Task { await harness.stop() } }
-        await harness.sound.holdPlayback()
-        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
-        await harness.sound.waitUntilPlaying()
+        let first = try await harness.playingAndHeld(AnnouncementRequest(body: .text("Table one is ready")))
 
         let louder = try DaemonHarness.context(folder: harness.folder) { configuration in
             configuration.safeguard.minVolume = Volume(percent: 50)
@@ -221,9 +217,7 @@ import Testing
     @Test func aReloadToANewDatabaseLeavesEachRowAndItsOutcomeInOneFile() async throws {
         let harness = try await DaemonHarness()
         defer { Task { await harness.stop() } }
-        await harness.sound.holdPlayback()
-        let first = try await harness.submit(AnnouncementRequest(body: .text("Table one is ready")))
-        await harness.sound.waitUntilPlaying()
+        let first = try await harness.playingAndHeld(AnnouncementRequest(body: .text("Table one is ready")))
         let second = try await harness.submit(AnnouncementRequest(body: .text("Table two is ready")))
 
         let moved = try DaemonHarness.context(folder: harness.folder + "/moved") { _ in }

@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import Logging
-import PulseAudio
 import ServiceLifecycle
 import UnixSignals
 
@@ -33,9 +32,8 @@ public struct HeraldDaemon: Service {
     /// voices, and makes the queue and reminders, ready for the edges.
     /// - Parameter connect: makes a sound connection (PulseAudio unless a test passes its own).
     public static func prepare(context: HeraldContext, logger: Logger,
-                               connect: @escaping @Sendable (Duration, Logger) async throws -> any SoundConnection = { timeout, logger in
-                                   try await PulseConnection(timeout: timeout, logger: logger)
-                               }) async -> Parts {
+                               connect: @escaping @Sendable (Duration, Logger) async throws -> any SoundConnection
+                                   = SoundConnector.pulseAudio) async -> Parts {
         let live = LiveContext(context)
         let (soundChanges, soundChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let connector = SoundConnector(logger: logger, connect: connect, onConnect: { sound in

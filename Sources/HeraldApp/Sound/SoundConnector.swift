@@ -34,9 +34,7 @@ public actor SoundConnector {
 
     /// - Parameter connect: makes a connection (a new `PulseConnection` unless a test passes its own).
     public init(logger: Logger, connectTimeout: Duration = .seconds(5),
-                connect: @escaping @Sendable (Duration, Logger) async throws -> any SoundConnection = { timeout, logger in
-                    try await PulseConnection(timeout: timeout, logger: logger)
-                },
+                connect: @escaping @Sendable (Duration, Logger) async throws -> any SoundConnection = SoundConnector.pulseAudio,
                 onConnect: @escaping @Sendable (any SoundConnection) async -> Void,
                 changed: @escaping @Sendable () -> Void) {
         self.logger = logger
@@ -44,6 +42,11 @@ public actor SoundConnector {
         self.connectTimeout = connectTimeout
         self.onConnect = onConnect
         self.changed = changed
+    }
+
+    /// Connects to PulseAudio: how `herald serve` connects unless a test passes its own.
+    public static let pulseAudio: @Sendable (Duration, Logger) async throws -> any SoundConnection = { timeout, logger in
+        try await PulseConnection(timeout: timeout, logger: logger)
     }
 
     /// The live connection, or the reason there is none (a `SoundSystemError`).
