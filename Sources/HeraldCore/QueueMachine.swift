@@ -31,6 +31,10 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         case cannotStart(reason: String)
         /// The server died (or the sink went away) while it played: it is said again.
         case lost(reason: String, sinkGone: Bool)
+        /// A later part of its row (said in other rooms already) found none of its rooms'
+        /// speakers: it waits aside for them (`speakersBack`), within its max age, and the
+        /// queue goes on without it.
+        case speakersAway(reason: String)
     }
 
     /// What to do with the entry whose turn ended.
@@ -42,6 +46,8 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         case replay(closeSession: Bool)
         /// Shutting down: the row stays unfinished and the next start says it.
         case leaveQueued
+        /// Held until its rooms' speakers are back: no outcome yet.
+        case heldForSpeakers
     }
 
     /// The next thing for the worker to do.
@@ -52,6 +58,9 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         /// Nothing can play now: close the session and wait for a change, or until `until`
         /// (when the oldest waiting entry runs out of time).
         case wait(until: Date?)
+        /// Entries wait for their rooms' speakers and the sound may have changed: look which have
+        /// a speaker now and give those back (`speakersBack`), then ask again.
+        case lookForSpeakers([Entry])
         /// Nothing to play (empty or paused): close the session and wait for a submission.
         case idle
         /// Shutting down: close the session and stop.
@@ -74,6 +83,10 @@ public struct QueueMachine<Item: Sendable>: Sendable {
     private var held: [String: (entry: Entry, deferred: Bool)] = [:]
     /// The order quiet hours deferred entries in.
     private var deferredOrder: [String] = []
+    /// Later parts waiting for their rooms' speakers (`speakersAway`), in the order they came to wait.
+    private var awaitingOrder: [String] = []
+    /// True after the sound may have changed, until the daemon has looked for those speakers.
+    private var speakersToLookFor = false
 
     public init(queue: AnnouncementQueue<Item>) { self.queue = queue }
 
@@ -119,7 +132,10 @@ public struct QueueMachine<Item: Sendable>: Sendable {
 
     /// A sound server or a sink may have come back (or a retry is due): waiting entries get
     /// another try.
-    public mutating func soundChanged() { blocked = false }
+    public mutating func soundChanged() {
+        blocked = false
+        speakersToLookFor = true
+    }
 
     /// True when `id` is playing now, waits in the queue, is deferred by quiet hours, or is being
     /// said in a summary not yet logged: its outcome is still to come.
@@ -147,10 +163,23 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         return entries
     }
 
+    /// The later parts waiting for their rooms' speakers, in the order they came to wait.
+    public var awaitingSpeakers: [Entry] { awaitingOrder.compactMap { held[$0]?.entry } }
+
+    /// These waiting parts have a speaker again: back to their lanes, by their time.
+    public mutating func speakersBack(ids: [String]) {
+        for id in ids {
+            guard let entry = held[id]?.entry, awaitingOrder.contains(id) else { continue }
+            putBack(entry)
+        }
+        blocked = false
+    }
+
     /// `id` has its outcome logged (or is queued again): no longer held.
     public mutating func settle(id: String) {
         guard held.removeValue(forKey: id) != nil else { return }
         deferredOrder.removeAll { $0 == id }
+        awaitingOrder.removeAll { $0 == id }
     }
 
     /// New settings for the queue (a reload).
@@ -173,14 +202,32 @@ public struct QueueMachine<Item: Sendable>: Sendable {
         queue.insertByTime(entry)
     }
 
+    /// When `entry` passes its max age.
+    private func expiry(of entry: Entry) -> Date {
+        entry.queuedAt.addingTimeInterval(queue.policies[entry.priority].maxAge.inSeconds)
+    }
+
+    /// The waiting parts past their max age, no longer held (the daemon logs them).
+    private mutating func takeStaleAwaiting(now: Date) -> [Entry] {
+        let stale = awaitingSpeakers.filter { now > expiry(of: $0) }
+        for entry in stale { settle(id: entry.id) }
+        return stale
+    }
+
     /// What to do now.
     public mutating func next(now: Date) -> Step {
         if stopping { return .stop }
         precondition(current == nil, "QueueMachine.next while an entry plays")
-        let stale = queue.removeStale(now: now)
-        if !stale.isEmpty { return .expire(stale) }
-        if paused || queue.isEmpty { return .idle }
-        if blocked { return .wait(until: queue.nextExpiry()) }
+        let stale = queue.removeStale(now: now) + takeStaleAwaiting(now: now)
+        if !stale.isEmpty { return .expire(stale.sorted { $0.queuedAt < $1.queuedAt }) }
+        if speakersToLookFor, !awaitingOrder.isEmpty, !paused {
+            speakersToLookFor = false
+            return .lookForSpeakers(awaitingSpeakers)
+        }
+        // Parts waiting for speakers are looked for again at the next retry, until they expire.
+        let awaitingExpiry = awaitingSpeakers.map { expiry(of: $0) }.min()
+        if paused || queue.isEmpty { return awaitingExpiry.map { .wait(until: $0) } ?? .idle }
+        if blocked { return .wait(until: [queue.nextExpiry(), awaitingExpiry].compactMap { $0 }.min()) }
         guard let entry = queue.next(now: now).next else { return .idle }
         current = (entry, nil)
         return .play(entry)
@@ -205,6 +252,10 @@ public struct QueueMachine<Item: Sendable>: Sendable {
                 blocked = true
             }
             return .replay(closeSession: true)
+        case .speakersAway:
+            held[entry.id] = (entry, false)
+            if !awaitingOrder.contains(entry.id) { awaitingOrder.append(entry.id) }
+            return .heldForSpeakers
         case .failed, .suppressed:
             return .log
         case .finished(let interrupted):

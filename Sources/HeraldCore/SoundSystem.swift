@@ -135,9 +135,23 @@ public protocol SoundSystem: Sendable {
     /// Plays `audio` on every sink of `sinks` at once, in step (the rooms of one announcement),
     /// and returns one result per sink, in order: one sink failing costs the others nothing.
     func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String) async -> [Result<PlaybackReport, any Error>]
+    /// The same, calling `nearEnd` once every sink has come a few milliseconds before its last
+    /// sound or ended otherwise (failed, stopped): `whole` when all are about to be heard to
+    /// their end. What must be on disk before the end is heard (the said mark) is written then:
+    /// a kill right after the last sound finds it.
+    func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+              nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>]
 }
 
 extension SoundSystem {
+    /// For servers that cannot tell the end ahead: `nearEnd` once the play has returned.
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+                     nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>] {
+        let results = await play(audio, onSinks: sinks, mediaRole: mediaRole)
+        nearEnd(results.allSatisfy { (try? $0.get()).map { !$0.stoppedEarly } ?? false })
+        return results
+    }
+
     /// One change after the other, then a read: for servers that cannot send them together.
     public func raiseSink(named name: String, unmute: Bool, to volumes: ChannelVolumes?) async throws -> SinkState {
         if unmute { try await setSinkMute(named: name, to: false) }

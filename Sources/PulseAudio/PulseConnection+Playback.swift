@@ -1,3 +1,4 @@
+import Foundation
 import CPulse
 import HeraldCore
 
@@ -11,6 +12,34 @@ extension PulseConnection {
         try await play(audio, onSinks: [sinkName], mediaRole: mediaRole, fadeMilliseconds: fadeMilliseconds)[0].get()
     }
 
+    /// Tells `room` `nearEndLead` before the playback's last sound can be heard, once all its
+    /// input is written. Not at the drain, which comes at once for a clip (the large buffer) and
+    /// as late as the stream's end for speech; not once the end was waited out either: a kill in
+    /// between (where the said mark used to be written) found no mark and said it again.
+    private func tellNearEnd(of playback: PulsePlayback, to room: EndWatch.Room) async {
+        while !Task.isCancelled {
+            let (stopped, nearEnd) = withLock {
+                (playback.stoppedEarly, playback.allWritten ? playback.earliestEnd.map { $0 - playback.quietTail - Self.nearEndLead } : nil)
+            }
+            if stopped { return }
+            guard let nearEnd else {
+                // Still being written (a sentence still being made), or not started yet.
+                guard (try? await Task.sleep(for: .milliseconds(10))) != nil else { return }
+                continue
+            }
+            if nearEnd > .now, (try? await Task.sleep(until: nearEnd)) == nil { return }
+            if withLock({ !playback.stoppedEarly }) { room.report(whole: true) }
+            return
+        }
+    }
+
+    /// How long before its last sound (the last sample above -50 dBFS) `nearEnd` is called: more
+    /// than a sink renders ahead of its clock (a null sink's monitor carries the sound about 10 ms
+    /// before the time it is due), a synced write of the said mark (0.2 ms here, a few ms on an
+    /// SD card) and a timer's lateness. A kill in this last stretch cuts at most this much of the
+    /// sound (its fading end), and the announcement is not said again.
+    static let nearEndLead = Duration.milliseconds(15)
+
     /// How long the rooms of one announcement wait for a slow one before the others start.
     static let gateTimeout = Duration.milliseconds(500)
 
@@ -18,9 +47,12 @@ extension PulseConnection {
     /// corked and all are uncorked together once each holds its first samples (`PlaybackGate`).
     /// One result per sink, in order: a sink that fails costs the others nothing.
     /// Cancelling the calling task fades every stream out and stops it.
+    /// `nearEnd` (see `SoundSystem`) is called `nearEndLead` before the last sink's last sound.
     public func play(_ audio: AudioSource, onSinks sinkNames: [String], mediaRole: String,
-                     fadeMilliseconds: Int = 150) async -> [Result<PlaybackReport, any Error>] {
+                     fadeMilliseconds: Int = 150,
+                     nearEnd: (@Sendable (_ whole: Bool) -> Void)? = nil) async -> [Result<PlaybackReport, any Error>] {
         let gate = sinkNames.count > 1 ? PlaybackGate(members: sinkNames.count) : nil
+        let ends = nearEnd.map { EndWatch(members: sinkNames.count, nearEnd: $0) }
         gate?.firstArrived = { [weak self, weak gate] in
             gate?.timer = Task { [weak self] in
                 guard (try? await Task.sleep(for: Self.gateTimeout)) != nil else { return }
@@ -63,7 +95,7 @@ extension PulseConnection {
                 group.addTask {
                     (index, await Result(catchingAsync: {
                         try await self.run(playback, format: audio.format, sinkName: sinkName, mediaRole: mediaRole,
-                                           fadeMilliseconds: fadeMilliseconds)
+                                           fadeMilliseconds: fadeMilliseconds, ends: ends)
                     }))
                 }
             }
@@ -75,7 +107,14 @@ extension PulseConnection {
 
     /// One sink's stream, from its start to the last sample heard; its input is given by the caller.
     private func run(_ playback: PulsePlayback, format: AudioFormat, sinkName: String, mediaRole: String,
-                     fadeMilliseconds: Int) async throws -> PlaybackReport {
+                     fadeMilliseconds: Int, ends: EndWatch?) async throws -> PlaybackReport {
+        let room = ends.map(EndWatch.Room.init)
+        let nearEnd = room.map { room in Task { [weak self] in await self?.tellNearEnd(of: playback, to: room) } }
+        // Every way out that did not come near the end counts as not heard whole.
+        defer {
+            nearEnd?.cancel()
+            room?.report(whole: false)
+        }
         let watchdog = Task { [weak self] in
             // The end is due once the audio received so far has had time to play (each part from
             // when it came, or from the end of the one before), plus a margin: a sentence of any
@@ -128,6 +167,7 @@ extension PulseConnection {
             let waited: Void? = try? await Task.sleep(until: end)
             if waited == nil { withLock { playback.stopNow() } }
         }
+        if withLock({ !playback.stoppedEarly }) { room?.report(whole: true) }
         if let lost = withLock({ playback.lostAfterFinish }) {
             withLock { playback.tearDown() }
             throw lost

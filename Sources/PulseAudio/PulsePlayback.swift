@@ -28,6 +28,10 @@ final class PulsePlayback: @unchecked Sendable {
     private var continuation: CheckedContinuation<Void, any Error>?
     let requestedAt = ContinuousClock.now
     private(set) var startedAt: ContinuousClock.Instant?
+    /// When the stream, uncorked, first held enough to play (the prebuffer, or all of a short
+    /// input): the earliest it can have started. The `started` notice comes later, by the
+    /// server's and the mainloop's delay (tens of ms on a busy machine).
+    private var playableSince: ContinuousClock.Instant?
     private(set) var stoppedEarly = false
     /// Set by `stopNow`: a stream not yet created is never created, one still connecting is
     /// disconnected the moment it is ready, and nothing more is written.
@@ -149,6 +153,7 @@ final class PulsePlayback: @unchecked Sendable {
         do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
             finish(error)
         }
+        playableSince = playableSince ?? .now
     }
 
     /// A new playback stream in `format` (as float32) with Herald's properties, not yet connected.
@@ -247,6 +252,7 @@ final class PulsePlayback: @unchecked Sendable {
             }
             offset += count
         }
+        if gate == nil, playableSince == nil, offset >= prebufferBytes || (inputFinished && offset >= bytes.count) { playableSince = .now }
         arriveAtGateIfReady()
         if inputFinished && offset >= bytes.count {
             // Draining also starts a stream whose data never reached the prebuffer mark.
@@ -273,6 +279,36 @@ final class PulsePlayback: @unchecked Sendable {
         guard let startedAt, bytesPerSecond > 0 else { return nil }
         return startedAt + pausedTotal + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
     }
+
+    /// True once every sample is written to the server (it drains). Called with the lock held.
+    var allWritten: Bool {
+        lock.assertLocked()
+        return draining
+    }
+
+    /// The earliest its last sample can be heard: from when it could first play, or, for input
+    /// that came slower than it plays, from when the input came (`expectedInputEnd`). Never
+    /// after `endHeardAt`. Called with the lock held.
+    var earliestEnd: ContinuousClock.Instant? {
+        lock.assertLocked()
+        guard let playableSince else { return endHeardAt }
+        let written = playableSince + pausedTotal + .microseconds(Int64(offset) * 1_000_000 / Int64(max(1, bytesPerSecond)))
+        let earliest = max(written, (expectedInputEnd ?? written) + pausedTotal)
+        return endHeardAt.map { min($0, earliest) } ?? earliest
+    }
+
+    /// How long the input ends below -50 dBFS (a clip's decay, a voice's trailing silence): the
+    /// listener has heard its end that long before the last sample. Called with the lock held.
+    var quietTail: Duration {
+        lock.assertLocked()
+        let quiet = bytes.withUnsafeBytes { raw in
+            raw.bindMemory(to: Float.self).reversed().prefix { abs($0) <= Self.quietLevel }.count
+        }
+        return .microseconds(Int64(Double(quiet * MemoryLayout<Float>.size) / max(1, inputBytesPerSecond) * 1_000_000))
+    }
+
+    /// -50 dBFS: below what a listener hears over a room's own noise.
+    static let quietLevel: Float = 0.003
 
     /// Resumes the caller at most once. Called with the lock held.
     func finish(_ error: SoundSystemError?) {

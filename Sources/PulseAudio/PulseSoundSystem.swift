@@ -27,6 +27,11 @@ extension PulseConnection: SoundSystem {
     public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String) async -> [Result<PlaybackReport, any Error>] {
         await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
+
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+                     nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>] {
+        await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150, nearEnd: nearEnd)
+    }
 }
 
 /// What the daemon needs beyond the safeguard: `isConnected`, `keepWarm`, `setPlaybackPaused`.

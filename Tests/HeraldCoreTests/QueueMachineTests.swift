@@ -22,10 +22,46 @@ import Testing
         switch machine.next(now: t0.addingTimeInterval(seconds)) {
         case .play(let entry): entry.id
         case .expire(let entries): "expire \(entries.map(\.id))"
+        case .lookForSpeakers(let entries): "look for \(entries.map(\.id))"
         case .wait: "wait"
         case .idle: "idle"
         case .stop: "stop"
         }
+    }
+
+    @Test func aPartWaitingForItsSpeakerHoldsNobodyAndIsGivenBackOrExpires() {
+        // `high` waits 300 s by default.
+        var machine = machine(entry("kitchen-part", .high), entry("p2", .normal, at: 0.5))
+        #expect(playNext(&machine) == "kitchen-part")
+        #expect(machine.end(.speakersAway(reason: "no sink kitchen")) == .heldForSpeakers)
+        #expect(machine.isPending(id: "kitchen-part"), "held, not lost: a waiter still waits for it")
+        #expect(playNext(&machine, at: 2) == "p2", "the queue goes on without it")
+        _ = machine.end(.finished(interrupted: false))
+        #expect(playNext(&machine, at: 3) == "wait", "looked for again at the next retry")
+        machine.soundChanged()
+        #expect(playNext(&machine, at: 4) == "look for [\"kitchen-part\"]")
+        #expect(playNext(&machine, at: 4) == "wait", "one look per change")
+        machine.soundChanged()
+        #expect(playNext(&machine, at: 5) == "look for [\"kitchen-part\"]")
+        machine.speakersBack(ids: ["kitchen-part"])
+        #expect(playNext(&machine, at: 5) == "kitchen-part", "said there once it is back")
+
+        _ = machine.end(.speakersAway(reason: "no sink kitchen"))
+        #expect(playNext(&machine, at: 299) == "wait")
+        #expect(playNext(&machine, at: 301) == "expire [\"kitchen-part\"]", "max age counts from its arrival")
+        #expect(!machine.isPending(id: "kitchen-part"))
+        #expect(playNext(&machine, at: 302) == "idle")
+    }
+
+    @Test func aWithdrawnPartWaitingForItsSpeakerIsForgotten() {
+        var machine = machine(entry("a", .normal))
+        #expect(playNext(&machine) == "a")
+        _ = machine.end(.speakersAway(reason: "gone"))
+        let playing = machine.withdraw(id: "a")
+        #expect(!playing)
+        #expect(!machine.isPending(id: "a"))
+        machine.soundChanged()
+        #expect(playNext(&machine, at: 2) == "idle")
     }
 
     @Test func aServerRestartWithFiveQueuedLosesNoneAndSaysTheCutOffOneAgain() {

@@ -74,7 +74,7 @@ extension AnnouncementDaemon {
     func failInsteadOfWaiting(_ end: QueueMachine<Queued>.TurnEnd,
                               _ record: AnnouncementRecord) -> (QueueMachine<Queued>.TurnEnd, AnnouncementRecord) {
         switch end {
-        case .cannotStart(let reason), .lost(let reason, _):
+        case .cannotStart(let reason), .lost(let reason, _), .speakersAway(let reason):
             var record = record
             record.outcome = .failed
             record.error = reason

@@ -72,10 +72,14 @@ extension AnnouncementDaemon {
     /// the row keeps the rooms' outcomes so far, still without its own (a restart says it in the
     /// rooms left), and the entry waits for those rooms' quiet hours to end.
     /// A part that failed (or waited past its max age) leaves its rooms `failed` in the row: the
-    /// rooms that wait still hear it.
+    /// rooms that wait still hear it. Rooms whose speaker went away while it played
+    /// (`lostRooms`) wait too, within the max age from its arrival, aside from the queue.
     func holdForLaterRooms(_ entry: Entry, after record: AnnouncementRecord) async {
         var part = record
-        let said = Set((part.rooms ?? []).map(\.room))
+        let lost = entry.item.lostRooms
+        // Those rooms are pending again: the row names them only once they have their outcome.
+        part.rooms = part.rooms?.filter { !lost.contains($0.room) }
+        let said = Set((part.rooms ?? []).map(\.room)).union(lost)
         let missing = (entry.item.rooms ?? []).filter { !said.contains($0) }.map {
             RoomOutcome(room: $0, sink: nil, outcome: record.outcome == .interrupted ? .interrupted : .failed, error: record.error)
         }
@@ -94,11 +98,17 @@ extension AnnouncementDaemon {
         // A `--local` run tells its user now where it was said and where it waits.
         if oneShot { notify(part) }
         var rest = entry
-        // Its max age counts from now for the rooms that wait: it waits for them on purpose.
-        rest.queuedAt = now()
+        // Its max age counts from now for the rooms quiet hours hold: it waits for them on
+        // purpose. A speaker gone is waited for within the time it had anyway.
+        if !entry.item.laterRooms.isEmpty { rest.queuedAt = now() }
         rest.item.record = part
-        rest.item.rooms = entry.item.laterRooms
+        rest.item.rooms = turnKit.ordered(names: entry.item.laterRooms + lost)
         rest.item.laterRooms = []
+        rest.item.lostRooms = []
+        rest.item.awaitsSpeakers = !lost.isEmpty
+        if !lost.isEmpty {
+            logger.warning("announcement \(entry.id): the speaker of \(lost.joined(separator: ", ")) went away while it played; said there if it is back within its max age")
+        }
         switch await applyQuietHours(to: &rest) {
         case .held: break
         // Its rooms' quiet hours ended while it played there.

@@ -8,8 +8,8 @@ extension AnnouncementDaemon {
     typealias TurnEnd = QueueMachine<Queued>.TurnEnd
 
     /// One entry's turn. The row it returns is filled in for logging; whether it is logged is the
-    /// machine's decision.
-    func turn(_ entry: Entry) async -> (TurnEnd, AnnouncementRecord) {
+    /// machine's decision. `entry.item.lostRooms` says where its speaker went away while it played.
+    func turn(_ entry: inout Entry) async -> (TurnEnd, AnnouncementRecord) {
         // One config for the whole turn: a reload during one of its awaits applies from the next
         // turn on, so an announcement is never rendered with one config and played with another.
         let kit = turnKit
@@ -41,6 +41,10 @@ extension AnnouncementDaemon {
         let session: SafeguardSession
         switch await openedSession(for: entry, rooms: rooms, on: sound, kit: kit) {
         case .ready(let ready): session = ready
+        case .ended(.cannotStart(let reason), _) where !(record.rooms ?? []).isEmpty:
+            // A later part (said in its other rooms already, or they were quiet): it waits aside
+            // for its speakers, not in front of the others.
+            return (.speakersAway(reason: reason), record)
         case .ended(let end, let mark):
             mark(&record)
             return (end, record)
@@ -54,7 +58,13 @@ extension AnnouncementDaemon {
         }
         let (played, playback) = await speak(entry, rendered, in: session, rooms: playRooms, leftOut: leftOut,
                                              record: record, requested: requested, kit: kit)
-        return await ending(of: entry, played, playback, rendered: rendered, on: sound, kit: kit)
+        let (end, ended) = await ending(of: entry, played, playback, rendered: rendered, on: sound, kit: kit)
+        if case .finished = end {
+            // Played in some rooms while the speakers of others went away: those wait for them.
+            let opened = Set(playRooms.map(\.room.name))
+            entry.item.lostRooms = (ended.rooms ?? []).filter { $0.outcome == .missed && opened.contains($0.room) }.map(\.room)
+        }
+        return (end, ended)
     }
 
     /// What opening the safeguard for a turn came to.

@@ -63,6 +63,13 @@ public actor AnnouncementDaemon {
         /// The rooms quiet hours hold it for after this turn: a later turn of the same row says it
         /// there when their quiet hours end.
         var laterRooms: [String] = []
+        /// The rooms whose speaker went away while this turn played there (unplugged, a
+        /// Bluetooth speaker gone): a later turn of the same row says it there if it is back
+        /// within the max age, counted from the arrival.
+        var lostRooms: [String] = []
+        /// A later part waiting for speakers that went away: what is not said by its max age is
+        /// `missed` in those rooms.
+        var awaitsSpeakers = false
         /// Quiet hours' `play_quieter` target volume of each room it applies in, decided when it
         /// came in.
         var quietTargets: [String: Volume] = [:]
@@ -233,9 +240,11 @@ public actor AnnouncementDaemon {
     /// Fades out what plays, restores, and ends `run`; what waits stays queued in the log.
     public func stop() {
         retry?.cancel()
-        // What quiet hours hold stays unfinished in the log: the next start decides again.
+        // What quiet hours hold, or waits for a speaker, stays unfinished in the log: the next
+        // start decides again.
         deferredRelease?.cancel()
-        let left = machine.turns.queue.count + machine.turns.deferredCount + (machine.turns.current == nil ? 0 : 1)
+        let left = machine.turns.queue.count + machine.turns.deferredCount + machine.turns.awaitingSpeakers.count
+            + (machine.turns.current == nil ? 0 : 1)
         if left > 0 {
             logger.notice("stopping: \(left) announcement(s) not yet said stay in the log and are said at the next start")
         }
@@ -272,8 +281,11 @@ public actor AnnouncementDaemon {
                 return
             case .expire(let entries):
                 await jobs.serially { for entry in entries { await expire(entry) } }
+            case .lookForSpeakers(let entries):
+                await jobs.serially { await giveBackWhereSpeakersAreBack(entries) }
             case .play(let entry):
-                var (end, record) = await turn(entry)
+                var entry = entry
+                var (end, record) = await turn(&entry)
                 if oneShot { (end, record) = failInsteadOfWaiting(end, record) }
                 await jobs.serially { await turnEnded(entry, end, record) }
             }
@@ -301,9 +313,14 @@ public actor AnnouncementDaemon {
             return
         }
         switch disposition {
-        case .log where !entry.item.laterRooms.isEmpty:
-            // Said (or not) in the rooms it could be said in now: the others' quiet hours hold it.
+        case .log where !entry.item.laterRooms.isEmpty || !entry.item.lostRooms.isEmpty:
+            // Said (or not) in the rooms it could be said in now: the others' quiet hours hold
+            // it, or their speakers went away while it played.
             await holdForLaterRooms(entry, after: record)
+        case .heldForSpeakers:
+            if case .speakersAway(let reason) = end {
+                logger.notice("announcement \(entry.id) waits for the speakers of \((entry.item.rooms ?? []).joined(separator: ", ")) (\(reason)); the other announcements go on")
+            }
         case .log:
             var record = record
             if record.outcome == .played { lastPlayedID = entry.id }
@@ -332,10 +349,20 @@ public actor AnnouncementDaemon {
     func expire(_ entry: Entry) async {
         var record = entry.item.record
         Self.markStale(&record, at: now(), priority: entry.priority, maxAge: machine.turns.queue.policies[entry.priority].maxAge.inSeconds,
-                       reason: machine.turns.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
+                       reason: entry.item.awaitsSpeakers ? "its rooms' speakers were not back"
+                           : machine.turns.waitingFor.map { "waited for \($0)" } ?? "waited for its turn")
         logger.error("announcement \(entry.id) not said: \(record.error ?? "")")
         // Too old for the rooms it was to be said in now; the rooms quiet hours hold it for still wait.
         if !entry.item.laterRooms.isEmpty { return await holdForLaterRooms(entry, after: record) }
+        if let said = record.rooms, !said.isEmpty {
+            // A later part: the rooms it was said in keep their outcomes; those it waited for
+            // are `missed` when their speakers went away and did not come back in time.
+            let waited = turnKit.rooms(for: entry.item).map(\.name).filter { room in !said.contains { $0.room == room } }
+            let stale = record.outcome ?? .failed
+            let rooms = said + waited.map { RoomOutcome(room: $0, sink: nil, outcome: entry.item.awaitsSpeakers ? .missed : stale, error: record.error) }
+            record.rooms = turnKit.ordered(rooms) ?? rooms
+            record.outcome = RoomOutcome.overall(record.rooms ?? rooms) ?? stale
+        }
         await log(record, in: entry.item.store)
     }
 

@@ -89,11 +89,15 @@ struct Turn: Sendable {
             // Rooms sharing a sink hear one stream.
             var sinks: [String] = []
             for room in rooms where !sinks.contains(room.sinkName) { sinks.append(room.sinkName) }
-            let results = await session.sound.play(source, onSinks: sinks, mediaRole: "event")
+            let id = record.id
+            // Marked just before every room hears its last sample (a room whose speaker went
+            // away hears it later: not said to its end yet).
+            let results = await session.sound.play(source, onSinks: sinks, mediaRole: "event") { whole in
+                if whole && isLastPart { markSaid(id) }
+            }
             let bySink = Dictionary(uniqueKeysWithValues: zip(sinks, results))
             let roomResults: RoomResults = rooms.map { ($0, bySink[$0.sinkName]!) }
             let reports = results.compactMap { try? $0.get() }
-            if isLastPart, reports.contains(where: { !$0.stoppedEarly }) { markSaid(record.id) }
             guard let report = reports.first else {
                 // No room played: the first room's error says what happened (a lost server, a cancel).
                 let errors = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
@@ -118,12 +122,28 @@ struct Turn: Sendable {
             case .success(let report):
                 RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: report.stoppedEarly ? .interrupted : .played,
                             onsetLatencyMilliseconds: report.startMilliseconds >= 0 ? requestToPlay + report.startMilliseconds + prefix : nil)
+            case .failure(let error) where Self.speakerWentAway(result):
+                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: .missed,
+                            error: "its speaker went away while it played (\(error))")
             case .failure(let error):
                 RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: error is CancellationError ? .interrupted : .failed,
                             error: "\(error)")
             }
         }
         return ordered(played + notPlayed)
+    }
+
+    /// True when a room's playback ended because its sink (or the server) went away: said there
+    /// again when it is back.
+    static func speakerWentAway(_ result: Result<PlaybackReport, any Error>) -> Bool {
+        guard case .failure(let error as SoundSystemError) = result else { return false }
+        return error.meansWait || error.isSinkGone
+    }
+
+    /// Room names in the house's order.
+    func ordered(names: [String]) -> [String] {
+        let order = configuration.rooms.rooms.map(\.name)
+        return names.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
     }
 
     /// `outcomes` in the house's order of rooms; nil for the one room of a house without `rooms:`.
@@ -133,8 +153,8 @@ struct Turn: Sendable {
         return outcomes.sorted { (order.firstIndex(of: $0.room) ?? 0) < (order.firstIndex(of: $1.room) ?? 0) }
     }
 
-    /// Heard to its end: marked so before anything else (`SaidMark`), so a kill before its row's
-    /// outcome is written does not make the next start say it again.
+    /// About to be heard to its end: marked so before anything else (`SaidMark`), so a kill
+    /// before its row's outcome is written does not make the next start say it again.
     private func markSaid(_ id: String) {
         do {
             try SaidMark(databasePath: context.configuration.databasePath).mark(id)
