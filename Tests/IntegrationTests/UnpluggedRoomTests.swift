@@ -96,6 +96,9 @@ extension OnTheTestSink {
         }
         let part = try daemon.get("/v1/announcements/\(id)")
         #expect(part["outcome"] == nil || part["outcome"] is NSNull, "the kitchen's part still waits: \(part)")
+        try SoundServer.waitFor("the kitchen's part waiting aside, in the status") {
+            (try daemon.get("/v1/status")["daemon"] as? [String: Any])?["waiting_for_speakers"] as? Int == 1
+        }
         // The kitchen's part waits aside: the next announcement at the counter is said at once.
         let asked = Date()
         let (status, next) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "rooms": ["counter"], "chime": "none"}"#)

@@ -18,7 +18,7 @@ extension AnnouncementDaemon {
                         queueDepth: Dictionary(uniqueKeysWithValues: machine.turns.queue.depth.map { ($0.key.rawValue, $0.value) }),
                         safeguardOpen: session != nil, uptimeSeconds: Int(now().timeIntervalSince(startedAt)),
                         paused: machine.turns.paused, soundServer: sound, waitingFor: machine.turns.waitingFor,
-                        deferred: machine.turns.deferredCount)
+                        deferred: machine.turns.deferredCount, waitingForSpeakers: machine.turns.awaitingSpeakers.count)
     }
 
     /// Stops the current announcement (fading it) and moves on; false when nothing plays.

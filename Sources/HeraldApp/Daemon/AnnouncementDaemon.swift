@@ -41,6 +41,8 @@ public actor AnnouncementDaemon {
         public var waitingFor: String?
         /// Held by quiet hours until they end.
         public var deferred: Int
+        /// Parts of announcements waiting for a room's speaker that went away while they played.
+        public var waitingForSpeakers: Int = 0
     }
 
     /// The one holder of the config, shared with the edges and the reloader.
