@@ -48,9 +48,12 @@ public struct AlarmKeeper: Service {
         var heartbeats = HeartbeatCache()
         var lastPrune = ContinuousClock.now - pruneEvery
         var failing = false
+        // Moved at each failed sweep: after an outage, the other consoles' marks count for a while
+        // even though none could move them (SilenceClock).
+        var databaseBackAt = Date()
         while !Task.isCancelled {
             do {
-                try await sweep(heartbeats: &heartbeats)
+                try await sweep(heartbeats: &heartbeats, databaseBackAt: databaseBackAt)
                 if ContinuousClock.now - lastPrune >= pruneEvery {
                     let pruned = try await store.prune(olderThan: settings.eventsRetention)
                     if pruned > 0 { logger.info("fleet: deleted \(pruned) events older than \(settings.eventsRetention)") }
@@ -61,6 +64,7 @@ public struct AlarmKeeper: Service {
             } catch {
                 if !failing && !Task.isCancelled { logger.error("fleet: could not keep the alarms: \(String(reflecting: error)); trying again") }
                 failing = true
+                databaseBackAt = Date()
             }
             try? await Task.sleep(for: sweepEvery)
         }
@@ -81,14 +85,24 @@ public struct AlarmKeeper: Service {
     /// One turn of the alarm rules over every hub, if no other console is taking its turn now.
     /// `heartbeats` keeps what earlier turns read: only the heartbeats that arrived since are read
     /// and decoded again (with 5,000 hubs beating every minute, about 170 a turn, not 5,000).
-    func sweep(heartbeats: inout HeartbeatCache, now: Date = Date()) async throws {
+    /// A hub's silence is judged at the oldest console's mark (`SilenceClock`), so a heartbeat
+    /// still waiting in another console's backlog is not taken for none.
+    func sweep(heartbeats: inout HeartbeatCache, now: Date = Date(), databaseBackAt: Date = .distantPast) async throws {
         try await store.whileHoldingSweepLock {
+            let marks = try await store.consoleMarks().map {
+                SilenceClock.Mark(writtenThrough: $0.writtenThrough, movedAt: now.addingTimeInterval(-$0.age))
+            }
+            let heardThrough = SilenceClock.judgedAt(now: now, marks: marks, databaseBackAt: databaseBackAt)
+            if now.timeIntervalSince(heardThrough) > 5 {
+                logger.info("fleet: hubs' silence judged as of \(heardThrough.formatted(.iso8601)), what every console has written by now")
+            }
             let presences = try await store.presences()
             try await heartbeats.refresh(for: presences, from: store)
             let open = try await store.openAlarms()
             var wanted: [WantedAlarm] = []
             for (hub, presence) in presences {
-                wanted += AlarmRules.wanted(hub: hub, presence: presence, health: heartbeats[hub], thresholds: settings.alarms, now: now)
+                wanted += AlarmRules.wanted(hub: hub, presence: presence, health: heartbeats[hub], thresholds: settings.alarms, now: now,
+                                              heardThrough: heardThrough)
             }
             // One alarm per hub and kind: a heartbeat listing many rooms is one POST, not one a room.
             let changes = AlarmRules.changes(wanted: AlarmGrouping.grouped(wanted), open: Set(open.keys))
