@@ -45,4 +45,52 @@ extension OnTheTestSink.FleetTests {
         #expect(stored.rows == stored.distinct, "each once: \(stored.rows) rows for \(stored.distinct) events")
         print("fleet crash: published \(published), stored \(stored.distinct) (\(stored.rows) rows); \(again.log.split(separator: "\n").filter { $0.contains("replaying") })")
     }
+    /// Two consoles, 20 hubs beating every second (each hub's heartbeats reach the same console:
+    /// the simulator beats them in a fixed order) and sending 1,000 events a second, and one hub
+    /// that stopped beating. PostgreSQL is
+    /// stopped for 25 s and started again, and one console is held back (SIGSTOP) for 8 s as it
+    /// comes back: the stopped hub gets its `offline` alarm, and no hub that kept beating gets
+    /// one or a webhook POST. (Before, the first console
+    /// to write its backlog judged the hubs whose heartbeats waited in the other as silent: 25
+    /// alarms opened and closed 6 s later in the issue's run.)
+    @Test func aDatabaseOutageOpensNoAlarmForAHubThatKeptBeating() throws {
+        let database = try Postgres.freshDatabase()
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let alarms = "    offline_after: 1s\n    webhook: \(receiver.url)"
+        let consoles = [try FleetConsole(name: "oa-\(tag)", database: database, alarms: alarms),
+                        try FleetConsole(name: "ob-\(tag)", database: database, alarms: alarms)]
+        let prefix = "beat-\(tag)-", quiet = "quiet-\(tag)"
+        // Events too, as a fleet sends them: each console's backlog then takes a while to write.
+        let simulator = try simulate(hubs: 20, prefix: prefix, eventsPerSecond: 1000, interval: 1)
+        defer { kill(simulator.processIdentifier, SIGTERM); simulator.waitUntilExit() }
+        try Broker.publish("herald/\(quiet)/status", #"{"state":"online","version":"1"}"#)
+        try Broker.publish("herald/\(quiet)/health", Self.heartbeat(quiet, rooms: 0, interval: 1))
+        func ours(_ console: FleetConsole) -> [[String: Any]] { console.hubs.filter { ($0["hub"] as? String ?? "").contains(tag) } }
+        try SoundServer.waitFor("21 hubs listed with their heartbeats", timeout: 30) {
+            ours(consoles[0]).filter { $0["last_heartbeat"] != nil }.count == 21
+        }
+        try Postgres.stop()
+        var restarted = false
+        defer { if !restarted { try? Postgres.start() } }
+        // Longer than a batch waits for the database (15 s): the writes fail and are tried again.
+        Thread.sleep(forTimeInterval: 25)
+        try Postgres.start()
+        restarted = true
+        // One console falls behind writing its backlog, as one of two always does by a little:
+        // the hubs whose heartbeats it holds must not look silent to the other meanwhile.
+        consoles[1].pause(seconds: 8)
+        func offline(_ hub: String) -> Bool {
+            consoles[0].alarms().contains { $0["hub"] as? String == hub && $0["kind"] as? String == "offline" }
+        }
+        try SoundServer.waitFor("the stopped hub's alarm", timeout: 90) { offline(quiet) }
+        // Both consoles' backlogs are in by now; a false alarm would have come with them.
+        Thread.sleep(forTimeInterval: 5)
+        let falseAlarms = consoles[0].alarms().filter { ($0["hub"] as? String ?? "").hasPrefix(prefix) }
+        #expect(falseAlarms.isEmpty, "\(falseAlarms.count) alarms for hubs that kept beating: \(falseAlarms.prefix(3))")
+        let posts = receiver.events.filter { ($0["hub"] as? String ?? "").contains(tag) }
+        #expect(posts.allSatisfy { $0["hub"] as? String == quiet }, "\(posts.count) POSTs: \(posts.map { $0["hub"] ?? "" })")
+        #expect(posts.contains { $0["hub"] as? String == quiet && $0["event"] as? String == "alarm_opened" }, "\(posts)")
+        print("fleet outage: \(falseAlarms.count) false alarms, \(posts.count) POSTs; \(consoles.map { $0.log.split(separator: "\n").filter { $0.contains("judged as of") }.count })")
+    }
 }

@@ -128,6 +128,13 @@ final class FleetConsole {
         process.waitUntilExit()
     }
 
+    /// SIGSTOP for `seconds`, then SIGCONT: a console that falls behind (starved of CPU, swapping).
+    func pause(seconds: Double) {
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: seconds)
+        kill(process.processIdentifier, SIGCONT)
+    }
+
     func get(_ path: String) throws -> Any? {
         let (status, body) = try Daemon.request("GET", base + path, timeout: 10)
         guard status == 200 else { throw SoundServer.CommandFailed(description: "GET \(path): \(status) \(String(describing: body))") }

@@ -87,8 +87,14 @@ public struct AlarmKeeper: Service {
     /// and decoded again (with 5,000 hubs beating every minute, about 170 a turn, not 5,000).
     /// A hub's silence is judged at the oldest console's mark (`SilenceClock`), so a heartbeat
     /// still waiting in another console's backlog is not taken for none.
-    func sweep(heartbeats: inout HeartbeatCache, now: Date = Date(), databaseBackAt: Date = .distantPast) async throws {
+    /// `now` is read once the lock is held: the wait for a connection lasts as long as an outage.
+    func sweep(heartbeats: inout HeartbeatCache, databaseBackAt: Date = .distantPast) async throws {
+        let asked = Date()
         try await store.whileHoldingSweepLock {
+            let now = Date()
+            // A long wait for the connection was an outage that just ended (a pool waits for the
+            // server without failing): the other consoles have had no chance to move their marks.
+            let databaseBackAt = now.timeIntervalSince(asked) > 5 ? now : databaseBackAt
             let marks = try await store.consoleMarks().map {
                 SilenceClock.Mark(writtenThrough: $0.writtenThrough, movedAt: now.addingTimeInterval(-$0.age))
             }
