@@ -98,7 +98,10 @@ public struct AlarmKeeper: Service {
             let marks = try await store.consoleMarks().map {
                 SilenceClock.Mark(writtenThrough: $0.writtenThrough, movedAt: now.addingTimeInterval(-$0.age))
             }
-            let heardThrough = SilenceClock.judgedAt(now: now, marks: marks, databaseBackAt: databaseBackAt)
+            // A console killed for good keeps receiving its share of the hubs' messages into its
+            // broker session until that expires: its mark holds the rules at least as long.
+            let hold = max(SilenceClock.holdAtMost, Double(settings.broker.sessionExpiry) + 10)
+            let heardThrough = SilenceClock.judgedAt(now: now, marks: marks, databaseBackAt: databaseBackAt, holdAtMost: hold)
             if now.timeIntervalSince(heardThrough) > 5 {
                 logger.info("fleet: hubs' silence judged as of \(heardThrough.formatted(.iso8601)), what every console has written by now")
             }

@@ -10,7 +10,9 @@ import Foundation
 /// waited in another console as silent, and opened `offline` alarms for hubs that never went quiet.
 /// Judged at the oldest console's mark, a hub is silent only if no console holds a later heartbeat.
 ///
-/// A console that died holds the rules back for at most `holdAtMost`: its mark counts while it
+/// A console that died holds the rules back for at most `holdAtMost` (the alarm keeper stretches
+/// it to the broker session's expiry plus 10 s when that is longer: until then the dead console's
+/// session still takes its share of the heartbeats): its mark counts while it
 /// moved within that time, or while that time has not passed since this console's database came
 /// back (after an outage nobody could move a mark, and a live console needs a moment to write its
 /// first batch). A console that stopped cleanly holds nothing (`FleetStore.leave`).

@@ -46,7 +46,7 @@ extension FleetIngest {
     /// everything received until now. Without it an idle console's mark would stand still and
     /// hold the alarm rules back (`SilenceClock`). Also starts the spool afresh when it has grown.
     func keepMarking(_ waiting: WaitingMessages) async {
-        while !Task.isCancelled {
+        while !Task.isCancelled, !(await waiting.isFinished) {
             try? await Task.sleep(for: .seconds(1))
             await markIfIdle(waiting)
         }
@@ -76,7 +76,7 @@ extension FleetIngest {
         do {
             try await store.leave(console: settings.name)
         } catch {
-            logger.warning("fleet: could not say this console left: \(error); its mark holds the silence rules back for \(Int(SilenceClock.holdAtMost)) s")
+            logger.warning("fleet: could not say this console left: \(error); its mark holds the silence rules back for a minute or so")
         }
     }
 }

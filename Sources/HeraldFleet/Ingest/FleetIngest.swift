@@ -61,8 +61,8 @@ public struct FleetIngest: Service {
                     await take(topic: message.topic, payload: message.payload, retained: message.retained, receivedAt: message.receivedAt,
                                sequence: message.sequence, into: waiting)
                 }
+                // Not cancelAll: the writer drains what waits (a cancelled write never commits).
                 await waiting.finish()
-                group.cancelAll()
             }
         } onGracefulShutdown: {
             link.stop()
