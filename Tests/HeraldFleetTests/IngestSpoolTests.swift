@@ -57,3 +57,21 @@ import Testing
         #expect(spool.append(topic: "herald/a/events", payload: [], retained: false, receivedAt: Date()) > held[0].sequence + 1)
     }
 }
+
+/// When the console may say everything it received is written (its idle mark, `SilenceClock`).
+@Suite struct WaitingMessagesMarkTests {
+    @Test func idleOnlyWithNothingWaitingAndEverySpooledMessageSeen() async {
+        let waiting = WaitingMessages(maxEvents: 10)
+        #expect(await waiting.isIdle(through: 0))
+        // Spooled up to 3, seen only 1 so far: messages 2 and 3 are on their way.
+        await waiting.add(.status(hub: "shop-1", state: "online", version: nil, receivedAt: Date()), sequence: 1)
+        #expect(await !waiting.isIdle(through: 3))
+        _ = await waiting.next(10)
+        await waiting.written(1)
+        #expect(await !waiting.isIdle(through: 3))
+        // A refused message (2) and an empty one (3) move it on without anything to write.
+        await waiting.skip(2)
+        await waiting.skip(3)
+        #expect(await waiting.isIdle(through: 3))
+    }
+}

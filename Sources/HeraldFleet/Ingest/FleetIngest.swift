@@ -27,7 +27,8 @@ public struct FleetIngest: Service {
     static let batchSize = 500
     static let maxWaitingEvents = 200_000
 
-    /// `replay`: what the link's spool held when it was opened, written before anything new.
+    /// What the link's spool held when it was opened (`FleetLink.replay`) is written before
+    /// anything new.
     public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, link: FleetLink, logger: Logger) {
         self.settings = settings
         self.store = store
