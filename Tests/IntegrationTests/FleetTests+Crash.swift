@@ -91,6 +91,7 @@ extension OnTheTestSink.FleetTests {
         let posts = receiver.events.filter { ($0["hub"] as? String ?? "").contains(tag) }
         #expect(posts.allSatisfy { $0["hub"] as? String == quiet }, "\(posts.count) POSTs: \(posts.map { $0["hub"] ?? "" })")
         #expect(posts.contains { $0["hub"] as? String == quiet && $0["event"] as? String == "alarm_opened" }, "\(posts)")
+        #expect(consoles.contains { $0.log.contains("judged as of") }, "the sweeping console waited for the one behind")
         print("fleet outage: \(falseAlarms.count) false alarms, \(posts.count) POSTs; \(consoles.map { $0.log.split(separator: "\n").filter { $0.contains("judged as of") }.count })")
     }
 }

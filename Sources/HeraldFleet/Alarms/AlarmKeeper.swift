@@ -51,9 +51,19 @@ public struct AlarmKeeper: Service {
         // Moved at each failed sweep: after an outage, the other consoles' marks count for a while
         // even though none could move them (SilenceClock).
         var databaseBackAt = Date()
+        var held = false
         while !Task.isCancelled {
             do {
-                try await sweep(heartbeats: &heartbeats, databaseBackAt: databaseBackAt)
+                // Said once when silence starts being judged behind now, and once when it catches up.
+                if let heardThrough = try await sweep(heartbeats: &heartbeats, databaseBackAt: databaseBackAt) {
+                    let behind = Date().timeIntervalSince(heardThrough) > 5
+                    if behind && !held {
+                        logger.notice("fleet: hubs' silence judged as of \(heardThrough.formatted(.iso8601)), what every console has written: a console is behind")
+                    } else if !behind && held {
+                        logger.notice("fleet: every console has written what it received; hubs' silence judged at now again")
+                    }
+                    held = behind
+                }
                 if ContinuousClock.now - lastPrune >= pruneEvery {
                     let pruned = try await store.prune(olderThan: settings.eventsRetention)
                     if pruned > 0 { logger.info("fleet: deleted \(pruned) events older than \(settings.eventsRetention)") }
@@ -88,8 +98,11 @@ public struct AlarmKeeper: Service {
     /// A hub's silence is judged at the oldest console's mark (`SilenceClock`), so a heartbeat
     /// still waiting in another console's backlog is not taken for none.
     /// `now` is read once the lock is held: the wait for a connection lasts as long as an outage.
-    func sweep(heartbeats: inout HeartbeatCache, databaseBackAt: Date = .distantPast) async throws {
+    /// Returns the time silence was judged at, nil when another console took this turn.
+    @discardableResult
+    func sweep(heartbeats: inout HeartbeatCache, databaseBackAt: Date = .distantPast) async throws -> Date? {
         let asked = Date()
+        var judgedAt: Date?
         try await store.whileHoldingSweepLock {
             let now = Date()
             // A long wait for the connection was an outage that just ended (a pool waits for the
@@ -102,9 +115,7 @@ public struct AlarmKeeper: Service {
             // broker session until that expires: its mark holds the rules at least as long.
             let hold = max(SilenceClock.holdAtMost, Double(settings.broker.sessionExpiry) + 10)
             let heardThrough = SilenceClock.judgedAt(now: now, marks: marks, databaseBackAt: databaseBackAt, holdAtMost: hold)
-            if now.timeIntervalSince(heardThrough) > 5 {
-                logger.info("fleet: hubs' silence judged as of \(heardThrough.formatted(.iso8601)), what every console has written by now")
-            }
+            judgedAt = heardThrough
             let presences = try await store.presences()
             try await heartbeats.refresh(for: presences, from: store)
             let open = try await store.openAlarms()
@@ -126,6 +137,7 @@ public struct AlarmKeeper: Service {
                 }
             }
         }
+        return judgedAt
     }
 
     /// Sends every notice due now, one claimed at a time, as fast as `budget` lets them go.
