@@ -21,32 +21,33 @@ public struct FleetIngest: Service {
     let store: FleetStore
     let metrics: FleetMetrics
     let link: FleetLink
-    let replay: [IngestSpool.Record]
     let logger: Logger
 
     static let batchSize = 500
     static let maxWaitingEvents = 200_000
 
-    /// What the link's spool held when it was opened (`FleetLink.replay`) is written before
+    /// What the link's spool held when it was opened (`FleetLink.takeReplay`) is written before
     /// anything new.
     public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, link: FleetLink, logger: Logger) {
         self.settings = settings
         self.store = store
         self.metrics = metrics
         self.link = link
-        self.replay = link.replay
         self.logger = logger
     }
 
     public func run() async throws {
         let waiting = WaitingMessages(maxEvents: Self.maxWaitingEvents)
         var takeover = TakeoverDetector()
-        if !replay.isEmpty {
-            logger.notice("fleet: replaying \(replay.count) messages of the spool \(link.spool.path) (those written before are skipped)")
-        }
-        for record in replay {
-            await take(topic: record.topic, payload: record.payload, retained: record.retained, receivedAt: record.receivedAt,
-                       sequence: record.sequence, into: waiting, counted: false)
+        do {  // A scope of its own: the records go once queued.
+            let replay = link.takeReplay()
+            if !replay.isEmpty {
+                logger.notice("fleet: replaying \(replay.count) messages of the spool \(link.spool.path) (those written before are skipped)")
+            }
+            for record in replay {
+                await take(topic: record.topic, payload: record.payload, retained: record.retained, receivedAt: record.receivedAt,
+                           sequence: record.sequence, into: waiting, counted: false)
+            }
         }
         link.start()
         await withGracefulShutdownHandler {

@@ -10,8 +10,8 @@ public final class FleetLink: Sendable {
     let client: MosquittoClient
     let settings: FleetSettings
     let spool: IngestSpool
-    /// What the spool held when opened: the ingest writes it before anything new.
-    let replay: [IngestSpool.Record]
+    /// What the spool held when opened, until the ingest takes it (`takeReplay`).
+    private let replay: Mutex<[IngestSpool.Record]>
     private let state = Mutex<(connected: Bool, lastError: String?, displaced: Bool)>((false, nil, false))
 
     /// A configured link, not connected yet (`start`), its spool in `stateDirectory`
@@ -22,7 +22,7 @@ public final class FleetLink: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         let (spool, replay) = try IngestSpool.open((stateDirectory as NSString).appendingPathComponent("fleet-\(settings.name).spool"))
         self.spool = spool
-        self.replay = replay
+        self.replay = Mutex(replay)
         // Not "retain as published": a message flagged retained is then one handed over at
         // subscribe time, older than it looks (HubMessage.health's `live`).
         // A hub message over the console's limits is refused anyway (HubMessage.decode): asking the
@@ -39,6 +39,10 @@ public final class FleetLink: Sendable {
     static func statusTopic(_ settings: FleetSettings) -> String { "herald-fleet/\(settings.name)/status" }
 
     public func start() { client.start() }
+
+    /// What the spool held when opened, once: the ingest writes it before anything new (and the
+    /// link does not keep a long outage's worth of it in memory after that).
+    func takeReplay() -> [IngestSpool.Record] { replay.withLock { records in defer { records = [] }; return records } }
 
     /// Says goodbye, disconnects ending its broker session (a clean stop leaves nothing for the
     /// broker to hold for it) and ends the message stream. Blocks briefly: runs on a thread of its own.
