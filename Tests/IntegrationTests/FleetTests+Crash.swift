@@ -94,4 +94,27 @@ extension OnTheTestSink.FleetTests {
         #expect(consoles.contains { $0.log.contains("judged as of") }, "the sweeping console waited for the one behind")
         print("fleet outage: \(falseAlarms.count) false alarms, \(posts.count) POSTs; \(consoles.map { $0.log.split(separator: "\n").filter { $0.contains("judged as of") }.count })")
     }
+    /// A console killed and never started again holds the silence rules back for a stated time,
+    /// not for ever: a hub that stopped beating gets its alarm once the dead console's mark has
+    /// stood for its session's expiry plus 10 s (70 s), from the survivor alone.
+    @Test func aConsoleThatNeverComesBackHoldsNoAlarmForLong() throws {
+        let database = try Postgres.freshDatabase()
+        let survivor = try FleetConsole(name: "na-\(tag)", database: database, alarms: "    offline_after: 1s")
+        let dead = try FleetConsole(name: "nb-\(tag)", database: database, alarms: "    offline_after: 1s")
+        let quiet = "gone-quiet-\(tag)"
+        try Broker.publish("herald/\(quiet)/status", #"{"state":"online","version":"1"}"#)
+        try Broker.publish("herald/\(quiet)/health", Self.heartbeat(quiet, rooms: 0, interval: 1))
+        try SoundServer.waitFor("the hub listed", timeout: 15) { survivor.hubs.contains { $0["hub"] as? String == quiet } }
+        // Both consoles have marked by now (every second): the dead one's mark is recent.
+        Thread.sleep(forTimeInterval: 2)
+        let killed = Date()
+        dead.crash()
+        try SoundServer.waitFor("the silent hub's alarm", timeout: 110) {
+            survivor.alarms().contains { $0["hub"] as? String == quiet && $0["kind"] as? String == "offline" }
+        }
+        let after = Date().timeIntervalSince(killed)
+        // Held while the dead console's mark counts (70 s), then judged without it.
+        #expect(after > 60 && after < 100, "the alarm came \(after) s after the kill")
+        print("fleet dead console: the silent hub's alarm came \(Int(after)) s after the other console's kill")
+    }
 }

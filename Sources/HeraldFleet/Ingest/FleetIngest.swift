@@ -49,6 +49,9 @@ public struct FleetIngest: Service {
                            sequence: record.sequence, into: waiting, counted: false)
             }
         }
+        // Every number the spool has given so far is queued above or was never a message (its
+        // numbering starts from the clock): a console that receives nothing still marks.
+        await waiting.skip(link.spool.last)
         link.start()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
