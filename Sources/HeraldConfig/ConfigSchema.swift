@@ -52,6 +52,7 @@ enum ConfigSchema {
         "mqtt.keepalive": .scalar, "mqtt.health_interval": .scalar,
         "fleet.broker": .scalar, "fleet.username": .scalar, "fleet.password": .scalar, "fleet.ca": .scalar,
         "fleet.database": .scalar, "fleet.listen": .scalar, "fleet.name": .scalar, "fleet.events_retention": .scalar,
+        "fleet.session_expiry": .scalar,
         "fleet.alarms.offline_after": .scalar, "fleet.alarms.unacknowledged_after": .scalar,
         "fleet.alarms.low_disk": .scalar, "fleet.alarms.webhook": .scalar,
         "fleet.tokens": .openMapping, "fleet.tls_cert": .scalar, "fleet.tls_key": .scalar, "fleet.share_group": .scalar,

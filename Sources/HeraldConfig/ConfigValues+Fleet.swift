@@ -20,22 +20,26 @@ extension ConfigValues {
             return nil
         }
         // Unnamed, the host's name and this process's id: two unnamed consoles on one machine once
-        // shared a client id and took the session from each other every second, forever. A
-        // console keeps no session (below), so a new id at each start costs nothing.
+        // shared a client id and took the session from each other every second, forever. An
+        // unnamed console keeps no session (below), so a new id at each start costs nothing.
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "console"
         var name = "\(host.prefix(40))-\(ProcessInfo.processInfo.processIdentifier)"
+        var named = false
         if let written = string("fleet.name")?.trimmingCharacters(in: .whitespaces), !written.isEmpty {
-            if MQTTSettings.isTopicName(written) { name = written } else {
+            if MQTTSettings.isTopicName(written) { (name, named) = (written, true) } else {
                 report("fleet.name", "'\(written)' must be letters, digits, - _ and ., like console-a")
             }
         }
         var broker = MQTTSettings(broker: address, hub: name)
         broker.clientID = "herald-fleet-\(name)"
-        // No session kept past a connection: a broker routes a shared subscription's messages to
-        // offline members too (Mosquitto does), so a console that died would hold a share of every
-        // hub's events until its session expired, then lose them. With none, the consoles still
-        // connected get everything at once.
-        broker.sessionExpiry = 0
+        // A named console's session outlives a crash by fleet.session_expiry (60 s): the messages
+        // the broker had sent it and not heard acknowledged, and those it routes to it meanwhile (a
+        // broker routes a shared subscription's messages to offline members too, as Mosquitto
+        // does), wait for it to come back under its name. Kept short, as they are lost if it does
+        // not. A clean stop ends the session at once; an unnamed console (a new id at each start)
+        // never keeps one.
+        let expiry = duration("fleet.session_expiry", range: .zero ... .seconds(86_400)) ?? .seconds(60)
+        broker.sessionExpiry = named ? UInt32(expiry.inSeconds) : 0
         broker.username = string("fleet.username").flatMap { $0.isEmpty ? nil : $0 }
         broker.password = string("fleet.password").flatMap { $0.isEmpty ? nil : $0 }
         if broker.password != nil && broker.username == nil { report("fleet.password", "a password needs fleet.username") }

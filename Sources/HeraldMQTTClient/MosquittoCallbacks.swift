@@ -9,6 +9,7 @@ final class MosquittoCallbacks: Sendable {
     let continuation: AsyncStream<MosquittoClient.Event>.Continuation
     let subscriptions: [String]
     let retainAsPublished: Bool
+    let onReceive: MosquittoClient.Receiver?
     private let connectedNow = Atomic<Bool>(false)
     private let refusal = Mutex<String?>(nil)
     /// libmosquitto's error lines since the last `takeLibraryErrors`, the last few only.
@@ -19,8 +20,10 @@ final class MosquittoCallbacks: Sendable {
     /// PUBACKs received so far (whatever their reason code).
     let acknowledgedCount = Atomic<Int>(0)
 
-    init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String], retainAsPublished: Bool) {
+    init(continuation: AsyncStream<MosquittoClient.Event>.Continuation, subscriptions: [String], retainAsPublished: Bool,
+         onReceive: MosquittoClient.Receiver? = nil) {
         self.continuation = continuation
+        self.onReceive = onReceive
         self.subscriptions = subscriptions
         self.retainAsPublished = retainAsPublished
     }
@@ -109,7 +112,9 @@ final class MosquittoCallbacks: Sendable {
             Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
         } ?? []
         let signatures = Self.userProperties(named: MosquittoClient.signatureProperty, in: properties)
-        continuation.yield(.message(.init(topic: topic, payload: payload, retained: message.retain, signatures: signatures)))
+        var received = MosquittoClient.Message(topic: topic, payload: payload, retained: message.retain, signatures: signatures)
+        onReceive?(&received)
+        continuation.yield(.message(received))
     }
 
     func logged(level: Int32, _ text: String) {

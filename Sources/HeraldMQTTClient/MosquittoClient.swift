@@ -42,7 +42,17 @@ package final class MosquittoClient: @unchecked Sendable {
         package var retained: Bool
         /// Every MQTT 5 user property named `herald-signature` (any case), in order.
         package var signatures: [String]
+        /// When the loop thread read it.
+        package var receivedAt = Date()
+        /// Set by the owner's `onReceive` (the fleet console's spool numbers what it wrote); 0 otherwise.
+        package var sequence: UInt64 = 0
     }
+
+    /// Run on the loop thread for each message, inside libmosquitto's message callback, before
+    /// it is queued on `events`: libmosquitto acknowledges a QoS 1 message itself around that
+    /// callback, so what must survive a crash of this process (the console's spool) is done
+    /// here, not by whoever reads `events` later. Keep it short: the loop waits for it.
+    package typealias Receiver = @Sendable (inout Message) -> Void
 
     /// What the loop thread reports, in order. Finishes when the loop has ended.
     package let events: AsyncStream<Event>
@@ -72,14 +82,15 @@ package final class MosquittoClient: @unchecked Sendable {
     /// `retainAsPublished`: deliveries keep the retain flag they were published with (a hub: a
     /// retained announcement is refused however it arrives); false, only what the broker hands
     /// over at subscribe time is flagged retained (the console: an old heartbeat is known as old).
+    /// `onReceive`: see `Receiver`.
     package init(settings: MQTTSettings, subscriptions: [String]? = nil, retainAsPublished: Bool = true,
-                 will: (topic: String, payload: [UInt8])) throws(MosquittoError) {
+                 will: (topic: String, payload: [UInt8]), onReceive: Receiver? = nil) throws(MosquittoError) {
         try check(Self.libraryReady, "initialise libmosquitto")
         let (events, continuation) = AsyncStream<Event>.makeStream()
         self.events = events
         self.settings = settings
         callbacks = MosquittoCallbacks(continuation: continuation, subscriptions: subscriptions ?? settings.subscriptions,
-                                       retainAsPublished: retainAsPublished)
+                                       retainAsPublished: retainAsPublished, onReceive: onReceive)
         // clean_start false (with the session expiry below): the broker keeps the subscriptions and
         // the QoS 1 messages sent while the hub is away, under this client id.
         guard let handle = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(callbacks).toOpaque()) else {
@@ -195,14 +206,23 @@ package final class MosquittoClient: @unchecked Sendable {
 
     /// Sends `goodbye` (retained) if connected, disconnects cleanly (so the broker keeps the will
     /// to itself), waits for the loop thread to end (at most about 2 s) and finishes `events`.
+    /// `endSession`: the DISCONNECT sets the session expiry to 0, so the broker drops the session
+    /// now rather than keep it (and queue for it) for `sessionExpiry`.
     /// Any number of calls; only the first says goodbye. Blocks: call it off the cooperative pool.
-    package func stop(goodbye: (topic: String, payload: [UInt8])?) {
+    package func stop(goodbye: (topic: String, payload: [UInt8])?, endSession: Bool = false) {
         if started.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
             if let goodbye { _ = try? publish(goodbye.topic, goodbye.payload, retain: true) }
             if !stopping.exchange(true, ordering: .acquiringAndReleasing) {
                 // Queued after the goodbye, so the broker reads it first; NO_CONN when already down,
                 // which is what stopping wants anyway.
-                _ = mosquitto_disconnect(handle)
+                if endSession && settings.sessionExpiry > 0 {
+                    var properties: OpaquePointer?
+                    _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), 0)
+                    _ = mosquitto_disconnect_v5(handle, 0, properties)
+                    mosquitto_property_free_all(&properties)
+                } else {
+                    _ = mosquitto_disconnect(handle)
+                }
             }
         }
         stopping.store(true, ordering: .releasing)

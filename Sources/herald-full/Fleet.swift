@@ -35,7 +35,7 @@ extension Herald {
             }
             let services: [any Service]
             do {
-                services = try await FleetConsole.services(settings: settings, logger: logger)
+                services = try await FleetConsole.services(settings: settings, stateDirectory: configuration.stateDirectory, logger: logger)
             } catch {
                 throw fail("the fleet console cannot start: \(error)")
             }

@@ -35,6 +35,8 @@ import Testing
         #expect(fleet.broker.host == "broker.example" && fleet.broker.port == 1884 && !fleet.broker.tls)
         #expect(fleet.broker.username == "console" && fleet.broker.password == "secret")
         #expect(fleet.broker.clientID == "herald-fleet-console-a")
+        // Named: its broker session waits 60 s for a killed console to come back (issue 44).
+        #expect(fleet.broker.sessionExpiry == 60)
         #expect(fleet.database == FleetSettings.Database(host: "db.example", port: 5433, user: "herald", password: "pw", name: "herald_fleet"))
         #expect(fleet.database.description == "postgres://herald@db.example:5433/herald_fleet")
         #expect(fleet.listenHost == "0.0.0.0" && fleet.listenPort == 7390)
@@ -65,6 +67,8 @@ import Testing
         #expect(fleet.tokens.isEmpty && fleet.tls == nil)
         // Unnamed: unique on the machine (the host and this process), so two never share a client id.
         #expect(fleet.name.hasSuffix("-\(ProcessInfo.processInfo.processIdentifier)") && fleet.broker.clientID == "herald-fleet-" + fleet.name)
+        // Nor a session: its next start has another id, and a session left behind would take a share of every message.
+        #expect(fleet.broker.sessionExpiry == 0)
         #expect(fleet.subscriptions == ["$share/herald-fleet/herald/+/status", "$share/herald-fleet/herald/+/health",
                                                 "$share/herald-fleet/herald/+/events"])
         #expect(try await folder.load(.utf8("sink: a\n")).fleet == nil)

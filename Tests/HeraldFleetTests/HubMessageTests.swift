@@ -76,7 +76,7 @@ import Testing
             await waiting.add(.event(FleetEvent(hub: "shop-1", at: now, outcome: "played", announcement: "\(n)", body: "{}"), receivedAt: now))
         }
         for _ in 0..<9 { await waiting.add(.status(hub: "shop-2", state: "online", version: nil, receivedAt: now)) }
-        let batch = await waiting.next(100) ?? []
+        let batch = (await waiting.next(100) ?? []).map(\.message)
         // Compacted: shop-1's last status (offline), the 3 newest events, shop-2's last status.
         #expect(batch.count == 5, "\(batch.count)")
         #expect(await waiting.dropped == 2)

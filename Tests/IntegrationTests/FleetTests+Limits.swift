@@ -5,10 +5,10 @@ import Testing
 /// refused, counted and never stored.
 extension OnTheTestSink.FleetTests {
     /// A heartbeat of `hub` listing `rooms` absent rooms, compact (about 50 bytes a room).
-    static func heartbeat(_ hub: String, rooms: Int, lastError: String? = nil) -> String {
+    static func heartbeat(_ hub: String, rooms: Int, lastError: String? = nil, interval: Int = 60) -> String {
         let list = (0..<rooms).map { #"{"muted":false,"present":false,"room":"r\#($0)"}"# }.joined(separator: ",")
         let at = Date().formatted(.iso8601)
-        return #"{"at":"\#(at)","hub":"\#(hub)","interval_s":60,"groups":[],"mute_policy":"override","queue":0,"failed_1h":0,"#
+        return #"{"at":"\#(at)","hub":"\#(hub)","interval_s":\#(interval),"groups":[],"mute_policy":"override","queue":0,"failed_1h":0,"#
             + #""outcomes_24h":{},"reminders":{"missed_24h":0,"waiting_ack":0},"uptime_s":5,"version":"1","#
             + #""last_error":\#(lastError.map { "\"\($0)\"" } ?? "null"),"rooms":[\#(list)]}"#
     }

@@ -36,9 +36,9 @@ final class FleetTests {
     }
 
     /// `herald fleet simulate` for `hubs` hubs named `<prefix>0000`..., until stopped.
-    func simulate(hubs: Int, prefix: String, eventsPerSecond: Double = 0, seconds: Int = 0) throws -> Process {
+    func simulate(hubs: Int, prefix: String, eventsPerSecond: Double = 0, seconds: Int = 0, interval: Int = 60) throws -> Process {
         try SoundServer.start(HeraldHarness.binary, ["fleet", "simulate", "--broker", Broker.url, "--hubs", "\(hubs)", "--prefix", prefix,
-                                                     "--interval", "60", "--events-per-second", "\(eventsPerSecond)", "--seconds", "\(seconds)"])
+                                                     "--interval", "\(interval)", "--events-per-second", "\(eventsPerSecond)", "--seconds", "\(seconds)"])
     }
 
     @Test func fiveHundredAndThreeHubsAreListedAndAKilledOneRaisesOneAlarmSentOnceByTwoConsoles() throws {

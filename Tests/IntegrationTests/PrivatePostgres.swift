@@ -59,15 +59,21 @@ final class FleetConsole {
     let process: Process
     let base: String
     let folder: String
+    /// Its state folder (XDG_STATE_HOME), where its spool is: a console started again with the
+    /// same one finds what the killed one left.
+    let state: String
 
     /// `name`: its console name ("": none, as an operator may leave it); `alarms`: the lines under `alarms:` (indented by four spaces);
     /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`);
     /// `extra`: more lines under `fleet:` (indented by two spaces); `authority`: the CA that signed
-    /// its `tls_cert` (in `extra`): then it is reached over HTTPS, checked by curl.
+    /// its `tls_cert` (in `extra`): then it is reached over HTTPS, checked by curl. `state`: the
+    /// state folder of a console before it (default: a new one in its own folder).
     init(name: String, database: String, alarms: String = "", broker: [String] = ["broker: \(Broker.url)"],
-         extra: String = "", authority: String? = nil, port: Int = OnTheTestSink.DaemonTests.port()) throws {
+         extra: String = "", authority: String? = nil, port: Int = OnTheTestSink.DaemonTests.port(), state: String? = nil) throws {
         folder = NSTemporaryDirectory() + "herald-fleet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = state ?? folder + "/state"
+        self.state = state
         let config = folder + "/console.yaml"
         try """
             fleet:
@@ -83,7 +89,8 @@ final class FleetConsole {
         // Its log to a file: a pipe nobody reads would stop a console that logs much.
         let log = folder + "/console.log"
         process = try SoundServer.start("/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$HERALD_TEST_LOG""#, HeraldHarness.binary,
-                                                    "--config", config, "fleet", "serve"], environment: ["HERALD_TEST_LOG": log])
+                                                    "--config", config, "fleet", "serve"],
+                                       environment: ["HERALD_TEST_LOG": log, "XDG_STATE_HOME": state])
         let (base, process) = (base, process)
         try SoundServer.waitFor("the fleet console to answer", timeout: 20) {
             guard process.isRunning else {
@@ -113,6 +120,19 @@ final class FleetConsole {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
+    }
+
+    /// kill -9, as a crash or the OOM killer would.
+    func crash() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGSTOP for `seconds`, then SIGCONT: a console that falls behind (starved of CPU, swapping).
+    func pause(seconds: Double) {
+        kill(process.processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: seconds)
+        kill(process.processIdentifier, SIGCONT)
     }
 
     func get(_ path: String) throws -> Any? {

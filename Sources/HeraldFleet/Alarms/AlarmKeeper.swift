@@ -48,9 +48,22 @@ public struct AlarmKeeper: Service {
         var heartbeats = HeartbeatCache()
         var lastPrune = ContinuousClock.now - pruneEvery
         var failing = false
+        // Moved at each failed sweep: after an outage, the other consoles' marks count for a while
+        // even though none could move them (SilenceClock).
+        var databaseBackAt = Date()
+        var held = false
         while !Task.isCancelled {
             do {
-                try await sweep(heartbeats: &heartbeats)
+                // Said once when silence starts being judged behind now, and once when it catches up.
+                if let heardThrough = try await sweep(heartbeats: &heartbeats, databaseBackAt: databaseBackAt) {
+                    let behind = Date().timeIntervalSince(heardThrough) > 5
+                    if behind && !held {
+                        logger.notice("fleet: hubs' silence judged as of \(heardThrough.formatted(.iso8601)), what every console has written: a console is behind")
+                    } else if !behind && held {
+                        logger.notice("fleet: every console has written what it received; hubs' silence judged at now again")
+                    }
+                    held = behind
+                }
                 if ContinuousClock.now - lastPrune >= pruneEvery {
                     let pruned = try await store.prune(olderThan: settings.eventsRetention)
                     if pruned > 0 { logger.info("fleet: deleted \(pruned) events older than \(settings.eventsRetention)") }
@@ -61,6 +74,7 @@ public struct AlarmKeeper: Service {
             } catch {
                 if !failing && !Task.isCancelled { logger.error("fleet: could not keep the alarms: \(String(reflecting: error)); trying again") }
                 failing = true
+                databaseBackAt = Date()
             }
             try? await Task.sleep(for: sweepEvery)
         }
@@ -81,14 +95,34 @@ public struct AlarmKeeper: Service {
     /// One turn of the alarm rules over every hub, if no other console is taking its turn now.
     /// `heartbeats` keeps what earlier turns read: only the heartbeats that arrived since are read
     /// and decoded again (with 5,000 hubs beating every minute, about 170 a turn, not 5,000).
-    func sweep(heartbeats: inout HeartbeatCache, now: Date = Date()) async throws {
+    /// A hub's silence is judged at the oldest console's mark (`SilenceClock`), so a heartbeat
+    /// still waiting in another console's backlog is not taken for none.
+    /// `now` is read once the lock is held: the wait for a connection lasts as long as an outage.
+    /// Returns the time silence was judged at, nil when another console took this turn.
+    @discardableResult
+    func sweep(heartbeats: inout HeartbeatCache, databaseBackAt: Date = .distantPast) async throws -> Date? {
+        let asked = Date()
+        var judgedAt: Date?
         try await store.whileHoldingSweepLock {
+            let now = Date()
+            // A long wait for the connection was an outage that just ended (a pool waits for the
+            // server without failing): the other consoles have had no chance to move their marks.
+            let databaseBackAt = now.timeIntervalSince(asked) > 5 ? now : databaseBackAt
+            let marks = try await store.consoleMarks().map {
+                SilenceClock.Mark(writtenThrough: $0.writtenThrough, movedAt: now.addingTimeInterval(-$0.age))
+            }
+            // A console killed for good keeps receiving its share of the hubs' messages into its
+            // broker session until that expires: its mark holds the rules at least as long.
+            let hold = max(SilenceClock.holdAtMost, Double(settings.broker.sessionExpiry) + 10)
+            let heardThrough = SilenceClock.judgedAt(now: now, marks: marks, databaseBackAt: databaseBackAt, holdAtMost: hold)
+            judgedAt = heardThrough
             let presences = try await store.presences()
             try await heartbeats.refresh(for: presences, from: store)
             let open = try await store.openAlarms()
             var wanted: [WantedAlarm] = []
             for (hub, presence) in presences {
-                wanted += AlarmRules.wanted(hub: hub, presence: presence, health: heartbeats[hub], thresholds: settings.alarms, now: now)
+                wanted += AlarmRules.wanted(hub: hub, presence: presence, health: heartbeats[hub], thresholds: settings.alarms, now: now,
+                                              heardThrough: heardThrough)
             }
             // One alarm per hub and kind: a heartbeat listing many rooms is one POST, not one a room.
             let changes = AlarmRules.changes(wanted: AlarmGrouping.grouped(wanted), open: Set(open.keys))
@@ -103,6 +137,7 @@ public struct AlarmKeeper: Service {
                 }
             }
         }
+        return judgedAt
     }
 
     /// Sends every notice due now, one claimed at a time, as fast as `budget` lets them go.

@@ -55,11 +55,15 @@ public struct WantedAlarm: Sendable, Equatable {
 public enum AlarmRules {
     /// The alarms `hub` calls for at `now`. An offline hub keeps the alarms of its last heartbeat:
     /// nothing says their cause is gone.
+    /// - Parameter heardThrough: the time up to which every console has written what it received
+    ///   (`SilenceClock`): a missing heartbeat is judged there, not at `now`, as a later one may
+    ///   still wait in another console. A hub that said `offline` is judged at `now`.
     public static func wanted(hub: String, presence: HubPresence, health: HubHealth?, thresholds: AlarmThresholds,
-                              now: Date) -> [WantedAlarm] {
+                              now: Date, heardThrough: Date? = nil) -> [WantedAlarm] {
         var wanted: [WantedAlarm] = []
-        let (state, since) = presence.state(at: now)
-        if state == .offline, let since, now.timeIntervalSince(since) >= thresholds.offlineAfter {
+        let judged = presence.status == "offline" ? now : min(now, heardThrough ?? now)
+        let (state, since) = presence.state(at: judged)
+        if state == .offline, let since, judged.timeIntervalSince(since) >= thresholds.offlineAfter {
             let why = presence.status == "offline" ? "said offline (its last will or a clean stop)" : "sent no heartbeat for 3 intervals"
             wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .offline),
                                       detail: "\(hub) \(why) at \(since.formatted(.iso8601))"))

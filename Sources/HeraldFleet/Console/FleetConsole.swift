@@ -8,10 +8,11 @@ import ServiceLifecycle
 public enum FleetConsole {
     /// The services in the order they start (they stop in reverse: the page first, the pool last).
     /// Migrates the database first: a console whose database cannot be reached says so and stops.
-    public static func services(settings: FleetSettings, logger: Logger) async throws -> [any Service] {
+    /// `stateDirectory`: where its spool is kept (`IngestSpool`).
+    public static func services(settings: FleetSettings, stateDirectory: String, logger: Logger) async throws -> [any Service] {
         let store = FleetStore(settings.database, logger: logger)
         let metrics = FleetMetrics()
-        let link = try FleetLink(settings: settings)
+        let link = try FleetLink(settings: settings, stateDirectory: stateDirectory)
         let pool = PoolService(store: store)
         return [
             pool,

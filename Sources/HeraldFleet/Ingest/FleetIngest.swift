@@ -9,6 +9,10 @@ import ServiceLifecycle
 /// events through the shared subscription (each message reaches one console of the group),
 /// reads each message (`HubMessage`) and writes them in batches to PostgreSQL.
 ///
+/// Every message is in the console's spool (`IngestSpool`) before it is read: what a killed
+/// console had received and not written is replayed at its next start, before the broker is
+/// read again, and written once.
+///
 /// A database that is down stops nothing: messages wait in memory, in order, and are written
 /// when it answers again. While they wait, a hub's newer status or heartbeat replaces its older
 /// one; events are all kept, up to `maxWaitingEvents` (then the oldest go, counted and logged).
@@ -22,6 +26,8 @@ public struct FleetIngest: Service {
     static let batchSize = 500
     static let maxWaitingEvents = 200_000
 
+    /// What the link's spool held when it was opened (`FleetLink.takeReplay`) is written before
+    /// anything new.
     public init(settings: FleetSettings, store: FleetStore, metrics: FleetMetrics, link: FleetLink, logger: Logger) {
         self.settings = settings
         self.store = store
@@ -33,37 +39,64 @@ public struct FleetIngest: Service {
     public func run() async throws {
         let waiting = WaitingMessages(maxEvents: Self.maxWaitingEvents)
         var takeover = TakeoverDetector()
+        do {  // A scope of its own: the records go once queued.
+            let replay = link.takeReplay()
+            if !replay.isEmpty {
+                logger.notice("fleet: replaying \(replay.count) messages of the spool \(link.spool.path) (those written before are skipped)")
+            }
+            for record in replay {
+                await take(topic: record.topic, payload: record.payload, retained: record.retained, receivedAt: record.receivedAt,
+                           sequence: record.sequence, into: waiting, counted: false)
+            }
+        }
+        // Every number the spool has given so far is queued above or was never a message (its
+        // numbering starts from the clock): a console that receives nothing still marks.
+        await waiting.skip(link.spool.last)
         link.start()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await write(from: waiting) }
+                group.addTask { await keepMarking(waiting) }
                 for await event in link.events {
                     guard case .message(let message) = event else {
                         linkMoved(event, takeover: &takeover)
                         continue
                     }
-                    let kind = message.topic.split(separator: "/").last.map(String.init) ?? ""
-                    metrics.received(kind)
-                    do throws(HubMessageError) {
-                        guard let read = try HubMessage.read(topic: message.topic, payload: message.payload, receivedAt: Date(),
-                                                                  retained: message.retained) else { continue }
-                        await waiting.add(read)
-                    } catch {
-                        metrics.refused(tooLarge: error.tooLarge)
-                        logger.warning("fleet: refused a hub's message: \(error)")
-                    }
+                    if let failure = link.spool.takeFailure() { logger.error("fleet: \(failure); a kill now would lose what is not written") }
+                    await take(topic: message.topic, payload: message.payload, retained: message.retained, receivedAt: message.receivedAt,
+                               sequence: message.sequence, into: waiting)
                 }
+                // Not cancelAll: the writer drains what waits (a cancelled write never commits).
                 await waiting.finish()
             }
         } onGracefulShutdown: {
             link.stop()
         }
+        await leave(waiting)
         // Put off the broker by a console with the same name: the page and API still serve
         // what the database holds until the console is stopped (a service that returns would
         // end them all).
         if link.displaced { try? await gracefulShutdown() }
     }
 
+    /// Reads a message and queues it for writing (or notes its spool number as done).
+    private func take(topic: String, payload: [UInt8], retained: Bool, receivedAt: Date, sequence: UInt64,
+                      into waiting: WaitingMessages, counted: Bool = true) async {
+        let kind = topic.split(separator: "/").last.map(String.init) ?? ""
+        if counted { metrics.received(kind) }
+        do throws(HubMessageError) {
+            guard let read = try HubMessage.read(topic: topic, payload: payload, receivedAt: receivedAt, retained: retained) else {
+                await waiting.skip(sequence)
+                return
+            }
+            await waiting.add(read, sequence: sequence, receivedAt: receivedAt)
+        } catch {
+            await waiting.skip(sequence)
+            guard counted else { return }
+            metrics.refused(tooLarge: error.tooLarge)
+            logger.warning("fleet: refused a hub's message: \(error)")
+        }
+    }
 
     /// The link's state for `/v1/health`, and the log.
     private func linkMoved(_ event: MosquittoClient.Event, takeover: inout TakeoverDetector) {
@@ -89,111 +122,5 @@ public struct FleetIngest: Service {
         case .acknowledged, .message:
             break
         }
-    }
-
-    /// Writes what waits, a batch at a time, until `waiting` finishes and is empty. A failed write
-    /// keeps the batch and tries again, waiting longer each time (up to 10 s).
-    private func write(from waiting: WaitingMessages) async {
-        var retries = Backoff(initial: .milliseconds(250), maximum: .seconds(10))
-        var downSince: Date?
-        var reportedDropped = 0
-        while let batch = await waiting.next(Self.batchSize) {
-            do {
-                let added = try await store.record(batch)
-                metrics.ingested(added)
-                await waiting.written(batch.count)
-                if let since = downSince {
-                    logger.notice("fleet: the database answers again; wrote what waited since \(since.formatted(.iso8601))")
-                    downSince = nil
-                }
-                retries.reset()
-            } catch {
-                if downSince == nil {
-                    downSince = Date()
-                    logger.error("fleet: could not write \(batch.count) hub messages to \(settings.database.description): \(String(reflecting: error)); keeping them and trying again")
-                }
-                let dropped = await waiting.dropped
-                if dropped > reportedDropped {
-                    logger.error("fleet: \(dropped - reportedDropped) waiting events dropped, the oldest first: more than \(Self.maxWaitingEvents) waited for the database")
-                    reportedDropped = dropped
-                }
-                if await waiting.isFinished {
-                    let lost = await waiting.count
-                    logger.error("fleet: stopping with \(lost) hub messages not written (the database did not answer); the hubs' statuses and heartbeats come again, these events do not")
-                    return
-                }
-                try? await Task.sleep(for: retries.next())
-            }
-        }
-    }
-}
-
-/// Messages read and not written yet, in order. `next` waits for one.
-actor WaitingMessages {
-    private var messages: [HubMessage] = []
-    private var taken = 0
-    private var finished = false
-    private var waiter: CheckedContinuation<Void, Never>?
-    let maxEvents: Int
-    private(set) var dropped = 0
-
-    init(maxEvents: Int) { self.maxEvents = maxEvents }
-
-    var isFinished: Bool { finished }
-    var count: Int { messages.count }
-
-    func add(_ message: HubMessage) {
-        messages.append(message)
-        if messages.count > maxEvents + 10_000 { compact() }
-        waiter?.resume()
-        waiter = nil
-    }
-
-    func finish() {
-        finished = true
-        waiter?.resume()
-        waiter = nil
-    }
-
-    /// Up to `limit` of the oldest messages, the same ones again until `written` says they are;
-    /// nil once finished with nothing left (or finished while a write keeps failing).
-    func next(_ limit: Int) async -> [HubMessage]? {
-        while messages.isEmpty {
-            if finished { return nil }
-            await withCheckedContinuation { waiter = $0 }
-        }
-        taken = min(limit, messages.count)
-        return Array(messages.prefix(taken))
-    }
-
-    func written(_ count: Int) {
-        messages.removeFirst(min(count, messages.count))
-        taken = 0
-    }
-
-    /// Keeps each hub's newest status and heartbeat and every event; past `maxEvents` events the
-    /// oldest go. Never touches the batch being written (the first `taken`).
-    private func compact() {
-        let head = messages.prefix(taken), tail = messages.dropFirst(taken)
-        var seen = Set<String>()
-        var kept: [HubMessage] = []
-        for message in tail.reversed() {
-            switch message {
-            case .status(let hub, _, _, _): if seen.insert("s/" + hub).inserted { kept.append(message) }
-            case .health(let health, _, _, _): if seen.insert("h/" + health.hub).inserted { kept.append(message) }
-            case .event: kept.append(message)
-            }
-        }
-        kept.reverse()
-        var over = kept.count { if case .event = $0 { true } else { false } } - maxEvents
-        if over > 0 {
-            dropped += over
-            kept.removeAll { message in
-                guard over > 0, case .event = message else { return false }
-                over -= 1
-                return true
-            }
-        }
-        messages = Array(head) + kept
     }
 }

@@ -68,5 +68,21 @@ enum FleetSchema {
             "CREATE UNIQUE INDEX alarms_one_open ON alarms (hub, kind, subject) WHERE state = 'open'",
             "CREATE INDEX alarms_hub ON alarms (hub, opened_at DESC)",
         ],
+        [
+            // Each console's marks, moved by the transaction that writes its batch: how far in its
+            // spool it has committed (IngestSpool, the spool's id with it), and the time up to which everything it received
+            // is written, which the alarm rules read as their clock (SilenceClock). `seen_at` is the
+            // database's time of its last mark; `active` false once it stopped cleanly.
+            """
+            CREATE TABLE fleet_consoles (
+                console text PRIMARY KEY,
+                spool_id text NOT NULL DEFAULT '',
+                spool_seq bigint NOT NULL DEFAULT 0,
+                written_through timestamptz,
+                seen_at timestamptz NOT NULL DEFAULT now(),
+                active boolean NOT NULL DEFAULT true
+            )
+            """,
+        ],
     ]
 }
