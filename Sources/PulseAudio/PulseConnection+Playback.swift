@@ -18,18 +18,21 @@ extension PulseConnection {
     /// between (where the said mark used to be written) found no mark and said it again.
     private func tellNearEnd(of playback: PulsePlayback, to room: EndWatch.Room) async {
         while !Task.isCancelled {
-            let (stopped, nearEnd) = withLock {
-                (playback.stoppedEarly, playback.allWritten ? playback.earliestEnd.map { $0 - playback.quietTail - Self.nearEndLead } : nil)
+            let (stopped, paused, nearEnd) = withLock {
+                (playback.stoppedEarly, playback.isPaused,
+                 playback.allWritten ? playback.earliestEnd.map { $0 - playback.quietTail - Self.nearEndLead } : nil)
             }
             if stopped { return }
-            guard let nearEnd else {
-                // Still being written (a sentence still being made), or not started yet.
+            if let nearEnd, nearEnd > .now {
+                // Looked at again after the wait: a pause meanwhile moves the end later.
+                guard (try? await Task.sleep(until: nearEnd)) != nil else { return }
+            } else if let nearEnd, !paused, nearEnd <= .now {
+                room.report(whole: true)
+                return
+            } else {
+                // Still being written (a sentence still being made), not started, or paused.
                 guard (try? await Task.sleep(for: .milliseconds(10))) != nil else { return }
-                continue
             }
-            if nearEnd > .now, (try? await Task.sleep(until: nearEnd)) == nil { return }
-            if withLock({ !playback.stoppedEarly }) { room.report(whole: true) }
-            return
         }
     }
 

@@ -280,6 +280,12 @@ final class PulsePlayback: @unchecked Sendable {
         return startedAt + pausedTotal + .microseconds(Int64(offset) * 1_000_000 / Int64(bytesPerSecond))
     }
 
+    /// True while paused (corked by `setPaused`). Called with the lock held.
+    var isPaused: Bool {
+        lock.assertLocked()
+        return pausedAt != nil
+    }
+
     /// True once every sample is written to the server (it drains). Called with the lock held.
     var allWritten: Bool {
         lock.assertLocked()

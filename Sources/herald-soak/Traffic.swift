@@ -12,6 +12,10 @@ struct Traffic: Sendable {
     let deadline: Date
     /// The house has three rooms (`HeraldUnderTest.roomsConfig`): texts name some of them.
     var rooms = false
+    /// Seconds between two sends. The default (1 to 5, 20 a minute) keeps the queue busy; a soak
+    /// of hours paces them (`--few-faults`: 2 to 8) so three rooms keep up, since a queue that stays
+    /// full makes every `normal` one fail at its 30-minute max age (the first 2-hour run).
+    var spacing: ClosedRange<Double> = 1...5
     static let priorities = ["low", "normal", "high", "critical"]
     /// What a text names in a house with rooms: nothing (every room), one room, two, a group.
     static let roomChoices = ["", #", "rooms": ["counter"]"#, #", "rooms": ["kitchen", "back"]"#, #", "rooms": ["shop"]"#]
@@ -20,7 +24,7 @@ struct Traffic: Sendable {
     func run(random: inout SeededRandom) async {
         var number = 0
         while Date() < deadline {
-            try? await Task.sleep(for: .seconds(random: 1...5, using: &random))
+            try? await Task.sleep(for: .seconds(random: spacing, using: &random))
             number += 1
             let roll = Double.random(in: 0..<1, using: &random)
             let cents = Int.random(in: 100...99_999, using: &random)

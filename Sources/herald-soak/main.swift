@@ -66,7 +66,12 @@ let deadline = began.addingTimeInterval(minutes * 60)
 var trafficRandom = SeededRandom(seed: random.next())
 var faultRandom = SeededRandom(seed: random.next())
 var userRandom = SeededRandom(seed: random.next())
-let traffic = { var traffic = Traffic(herald: herald, broker: broker, history: history, deadline: deadline); traffic.rooms = rooms; return traffic }()
+let traffic = {
+    var traffic = Traffic(herald: herald, broker: broker, history: history, deadline: deadline)
+    traffic.rooms = rooms
+    if fewFaults { traffic.spacing = 2...8 }
+    return traffic
+}()
 let loops = [
     Task { [trafficRandom] in var r = trafficRandom; await traffic.run(random: &r) },
     Task { [faultRandom] in
