@@ -71,8 +71,8 @@ extension OnTheTestSink {
                                         $0.firstHeard, $0.saidAgain ? "said again" : "not said again") + " " + $0.heard }
         print("KillAtTheEndTests:\n" + table.joined(separator: "\n"))
         let whole = trials.map(\.firstHeard).max() ?? 0
-        // After the end (beyond the monitor's 10 ms of blur): heard whole, never said again.
-        let after = trials.filter { $0.afterEnd > 0.005 }
+        // After the end (beyond the monitor's 10 ms of blur and a busy machine's timer): never said again.
+        let after = trials.filter { $0.afterEnd > 0.010 }
         #expect(after.count >= 3, "too few kills landed after the end to judge:\n\(table.joined(separator: "\n"))")
         #expect(after.allSatisfy { !$0.saidAgain }, "said twice:\n\(table.joined(separator: "\n"))")
         // Not said again: it was heard to its end, or all but the last 15 ms of its sound (the
