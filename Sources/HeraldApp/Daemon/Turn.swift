@@ -141,16 +141,18 @@ struct Turn: Sendable {
     }
 
     /// Room names in the house's order.
-    func ordered(names: [String]) -> [String] {
-        let order = configuration.rooms.rooms.map(\.name)
-        return names.sorted { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
-    }
+    func ordered(names: [String]) -> [String] { inHouseOrder(names, room: { $0 }) }
 
     /// `outcomes` in the house's order of rooms; nil for the one room of a house without `rooms:`.
     func ordered(_ outcomes: [RoomOutcome]) -> [RoomOutcome]? {
         guard configuration.configuredRooms != nil else { return nil }
+        return inHouseOrder(outcomes, room: \.room)
+    }
+
+    /// `items` sorted by their room's place in the config's `rooms:`.
+    private func inHouseOrder<Item>(_ items: [Item], room: (Item) -> String) -> [Item] {
         let order = configuration.rooms.rooms.map(\.name)
-        return outcomes.sorted { (order.firstIndex(of: $0.room) ?? 0) < (order.firstIndex(of: $1.room) ?? 0) }
+        return items.sorted { (order.firstIndex(of: room($0)) ?? 0) < (order.firstIndex(of: room($1)) ?? 0) }
     }
 
     /// About to be heard to its end: marked so before anything else (`SaidMark`), so a kill
