@@ -133,15 +133,31 @@ final class HeraldUnderTest: @unchecked Sendable {
         return answer.body["daemon"] as? [String: Any]
     }
 
-    /// Resident memory (MB) and open file descriptors of the running daemon.
-    func resources() -> (pid: Int32, rssMB: Double, fds: Int)? {
+    /// Resident memory and open file descriptors of the running daemon.
+    func resources() -> ResourceSample? {
         guard let pid else { return nil }
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? ""),
               let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
-        return (pid, kilobytes / 1024, fds.count)
+        func megabytes(_ field: String) -> Double? {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+                  let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            return kilobytes / 1024
+        }
+        guard let rss = megabytes("VmRSS:"), let anon = megabytes("RssAnon:") else { return nil }
+        return ResourceSample(at: Date(), pid: pid, rssMB: rss, anonMB: anon, fds: fds.count)
     }
+}
+
+/// One look at the daemon's memory and descriptors. `anonMB` is the part of the RSS that is the
+/// process's own (heap, stacks): a leak shows there. The rest of the RSS is pages of the binary and
+/// its libraries, read in as code paths are first taken, bounded by their size and given back
+/// under pressure.
+struct ResourceSample {
+    let at: Date
+    let pid: Int32
+    let rssMB: Double
+    let anonMB: Double
+    let fds: Int
 }
 
 /// The soak's own Mosquitto (persistent, so a clean restart keeps what it queued), and the

@@ -31,7 +31,7 @@ final class History: @unchecked Sendable {
     private(set) var userChanges = 0
     private(set) var healthFailures: [Date] = []
     private(set) var healthChecks = 0
-    private(set) var resources: [(at: Date, pid: Int32, rssMB: Double, fds: Int)] = []
+    private(set) var resources: [ResourceSample] = []
     /// Each sink's (and the radio's, under "radio") acceptable settings now: the user's last one,
     /// or, after the server started again, also what a fresh server gives.
     private(set) var expected: [String: [Setting]] = [:]
@@ -64,7 +64,7 @@ final class History: @unchecked Sendable {
             if !ok && !excused { healthFailures.append(Date()) }
         }
     }
-    func sample(pid: Int32, rssMB: Double, fds: Int) { lock.withLock { resources.append((Date(), pid, rssMB, fds)) } }
+    func sample(_ sample: ResourceSample) { lock.withLock { resources.append(sample) } }
 
     /// The user set `target` (a sink, or "radio") to `setting`.
     func userSet(_ target: String, _ setting: Setting) {

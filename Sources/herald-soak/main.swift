@@ -92,7 +92,7 @@ let healthLoop = Task {
 }
 let resourceLoop = Task {
     while !Task.isCancelled {
-        if let sample = herald.resources() { history.sample(pid: sample.pid, rssMB: sample.rssMB, fds: sample.fds) }
+        if let sample = herald.resources() { history.sample(sample) }
         try? await Task.sleep(for: .seconds(10))
     }
 }
