@@ -36,7 +36,8 @@ extension OnTheTestSink.FleetTests {
                              extra: "  share_group: \(secret)"),
             // The control: the default group, which the intruder joins.
             try FleetConsole(name: "sd-\(tag)", database: exposed,
-                             broker: ["broker: \(url)", "username: fleet-console-b", "password: secret-fleet-console-b"]),
+                             broker: ["broker: \(url)", "username: fleet-console-b", "password: secret-fleet-console-b"],
+                             shareGroup: "herald-fleet"),
         ]
         let access = BrokerAccess(port: broker.port).user(intruder, password: "secret-\(intruder)")
         let stolen = try Subscription("$share/herald-fleet/herald/+/events", via: access)

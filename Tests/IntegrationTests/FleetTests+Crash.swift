@@ -22,6 +22,8 @@ extension OnTheTestSink.FleetTests {
         let prefix = "burst-\(tag)-"
         let survivor = try FleetConsole(name: "ka-\(tag)", database: database)
         let victim = try FleetConsole(name: "kb-\(tag)", database: database)
+        // Its state folder is the one started again below: not removed (its deinit) before that one stops.
+        defer { withExtendedLifetime(victim) {} }
         defer { survivor.stop() }
         let simulator = try simulate(hubs: 40, prefix: prefix, eventsPerSecond: 1500, seconds: 8)
         try SoundServer.waitFor("the burst under way", timeout: 20) { Self.stored(database, prefix).rows > 1500 }

@@ -67,9 +67,14 @@ final class FleetConsole {
     /// `broker`: the lines that reach the broker (`broker:`, and `username:`, `password:`, `ca:`);
     /// `extra`: more lines under `fleet:` (indented by two spaces); `authority`: the CA that signed
     /// its `tls_cert` (in `extra`): then it is reached over HTTPS, checked by curl. `state`: the
-    /// state folder of a console before it (default: a new one in its own folder).
+    /// state folder of a console before it (default: a new one in its own folder). `shareGroup`:
+    /// its `fleet.share_group`, by default one of the consoles on its database (each test makes its
+    /// own), unless `extra` names one: a console of an earlier test killed on the default group
+    /// keeps its broker session, and its share of every message, for `session_expiry` (60 s);
+    /// that must not take a later test's messages.
     init(name: String, database: String, alarms: String = "", broker: [String] = ["broker: \(Broker.url)"],
-         extra: String = "", authority: String? = nil, port: Int = OnTheTestSink.DaemonTests.port(), state: String? = nil) throws {
+         extra: String = "", authority: String? = nil, port: Int = OnTheTestSink.DaemonTests.port(), state: String? = nil,
+         shareGroup: String? = nil) throws {
         folder = NSTemporaryDirectory() + "herald-fleet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let state = state ?? folder + "/state"
@@ -81,6 +86,7 @@ final class FleetConsole {
               database: \(database)
               listen: 127.0.0.1:\(port)
             \(name.isEmpty ? "" : "  name: " + name)
+            \(extra.contains("share_group:") ? "" : "  share_group: " + (shareGroup ?? Self.group(of: database)))
             \(extra)
               alarms:
             \(alarms.isEmpty ? "    offline_after: 5m" : alarms)
@@ -103,6 +109,11 @@ final class FleetConsole {
             }
             return (try? Daemon.request("GET", "\(base)/v1/health", timeout: 1).1 as? [String: Any])?["status"] as? String == "ok"
         }
+    }
+
+    /// A share group for the consoles on `database`: its name (`fleet_` and 8 hex digits).
+    static func group(of database: String) -> String {
+        "test-" + (database.split(separator: "/").last.map(String.init) ?? "fleet")
     }
 
     deinit {
