@@ -48,6 +48,9 @@ let package = Package(
         .systemLibrary(
             name: "CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CICal", pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]),
 
         // Where the daemon and the CLI meet on this machine (runtime folder, sockets): no Foundation,
         // so the lean front below can use it.
@@ -153,6 +156,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // Calendars as a source of reminders: CalDAV and .ics read (async-http-client), parsed and
+        // expanded by libical, planned into firings. No daemon: the app carries the firings out.
+        .target(
+            name: "HeraldCalendar",
+            dependencies: [
+                "CICal", "HeraldCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // `herald`: a lean front (no Foundation, linked statically: no dynamic loader at all) that
         // hands `say` and `pay` to a running daemon's socket at once, and runs herald-full for
         // everything else.
@@ -219,6 +233,7 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
+        .testTarget(name: "HeraldCalendarTests", dependencies: ["HeraldCalendar", "HeraldCore"]),
         .testTarget(name: "HeraldMQTTTests", dependencies: ["HeraldMQTT", "HeraldCore"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),
         .testTarget(

@@ -24,10 +24,10 @@ import json, sys
 
 # Lowest first; a target may depend only on targets of a lower layer (docs/development.md).
 layers = [
-    ["CPulse", "CSndFile", "CEspeakNG", "CMosquitto", "RuntimePaths", "Executors"],
+    ["CPulse", "CSndFile", "CEspeakNG", "CMosquitto", "CICal", "RuntimePaths", "Executors"],
     ["HeraldCore"],
     ["SoundFile"],
-    ["PulseAudio", "Speech", "HeraldStore", "HeraldConfig"],
+    ["PulseAudio", "Speech", "HeraldStore", "HeraldConfig", "HeraldCalendar"],
     ["HeraldMQTTClient", "HeraldWeb"],  # the broker client and the web edges shared by hub and console
     ["HeraldIntake"],  # the intake HTTP and MQTT share: it checks requests, the daemon takes them
     ["HeraldApp"],
