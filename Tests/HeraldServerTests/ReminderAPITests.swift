@@ -12,7 +12,7 @@ import Testing
 /// nothing is said: these tests are about what the API accepts, refuses and answers.
 struct ReminderAPITests {
     static func makeAPI(folder: String) async throws -> HeraldAPI {
-        var configuration = HeraldConfiguration.defaults(stateDirectory: folder)
+        let configuration = HeraldConfiguration.defaults(stateDirectory: folder)
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let context = try HeraldContext(configuration: configuration, logger: logger)
         let daemon = AnnouncementDaemon(context: context, connector: APITests.connector)
