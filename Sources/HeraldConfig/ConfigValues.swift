@@ -76,6 +76,7 @@ struct ConfigValues {
         result.configuredRooms = readRooms(house: result.safeguard)
         // After the rooms: a reminder's rooms are checked against them.
         readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory, rooms: result.rooms)
+        result.calendars = readCalendars(rooms: result.rooms)
         result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         result.history.retentionDays = integer("history.retention_days", range: 0...36_500) ?? result.history.retentionDays

@@ -27,6 +27,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     /// The fleet console's settings (`herald fleet serve`); nil when `fleet.database` is not set.
     public var fleet: FleetSettings?
     public var reminders = ReminderSettings()
+    /// `calendars:`: calendars whose events are said as reminders.
+    public var calendars: [CalendarSettings] = []
     /// `quiet_hours` and `priorities.<p>.quiet_hours`.
     public var quietHours = QuietHours()
     /// `rooms:` and `groups:` as the file gives them; nil when it names no rooms.
