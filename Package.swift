@@ -108,6 +108,7 @@ let package = Package(
             name: "HeraldApp",
             dependencies: [
                 "HeraldCore", "HeraldIntake", "PulseAudio", "SoundFile", "HeraldStore", "HeraldConfig", "Speech", "RuntimePaths", "HeraldWeb",
+                "HeraldCalendar",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

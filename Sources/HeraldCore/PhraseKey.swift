@@ -14,6 +14,14 @@ public enum PhraseKey: String, Sendable, CaseIterable {
     case quiet
     /// "Herald is ready.": `POST /v1/test` and the admin page's test button.
     case test
+    /// A calendar's event ahead: "In {when}: {event}, at {time}".
+    case appointment
+    /// A calendar's event at its start (or an alarm after it): "Now: {event}".
+    case appointmentNow = "appointment_now"
+    /// An all-day event on its morning: "Today: {event}".
+    case appointmentToday = "appointment_today"
+    /// An all-day event the day before: "Tomorrow: {event}".
+    case appointmentTomorrow = "appointment_tomorrow"
 
     /// The placeholders its template must hold, each exactly once.
     public var placeholders: [String] {
@@ -21,6 +29,8 @@ public enum PhraseKey: String, Sendable, CaseIterable {
         case .payment: ["{amount}"]
         case .summary: ["{count}", "{amount}"]
         case .quiet, .test: []
+        case .appointment: ["{when}", "{event}", "{time}"]
+        case .appointmentNow, .appointmentToday, .appointmentTomorrow: ["{event}"]
         }
     }
 

@@ -103,6 +103,11 @@ extension HeraldAPI {
             let upcoming = try await requireReminders().upcoming(limit: limit)
             return JSONResponse(value: upcoming.map { ReminderStatus.Due(id: $0.reminder.id, text: $0.reminder.body, due: $0.due) })
         }
+        // Each calendar, its last read and what it will say next (`calendars:`).
+        on(.get, "/v1/calendars") { _, _ in
+            guard let calendars else { throw APIError(.serviceUnavailable, "calendars are not running in this server") }
+            return JSONResponse(value: ["calendars": await calendars.list()])
+        }
         on(.get, "/v1/reminders/{id}") { _, context in
             let id = try context.pathID()
             guard let listing = try await requireReminders().listing(id: id) else {
@@ -176,6 +181,8 @@ extension HeraldAPI {
             APIError.badRequest("id", "reminder \(id) is not waiting for an acknowledgement (it has not been said since the last one, or has no repeat)")
         case .ownedByConfig(let id):
             APIError(.conflict, field: "id", "reminder \(id) comes from the config file (reminders.list); remove it there and reload")
+        case .ownedByCalendar(let id):
+            APIError(.conflict, field: "id", "reminder \(id) is an event of a calendar (calendars:); change or delete the event in the calendar")
         }
     }
 

@@ -20,18 +20,22 @@ public struct HeraldAPI: Sendable {
     let link: @Sendable () -> LinkStatus?
     /// The daemon's reminders; nil answers the reminder routes 503 (a server built without them).
     let reminders: ReminderService?
+    /// The calendars read into reminders (`GET /v1/calendars`); nil answers it 503.
+    let calendars: CalendarService?
     /// What `GET /metrics` renders: the process's one exporter.
     let metrics = MetricsExporter.shared
 
     /// Every request reads the config in force now: a reload applies to the API at once.
     public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
-                link: @escaping @Sendable () -> LinkStatus? = { nil }, reminders: ReminderService? = nil) {
+                link: @escaping @Sendable () -> LinkStatus? = { nil }, reminders: ReminderService? = nil,
+                calendars: CalendarService? = nil) {
         self.daemon = daemon
         self.live = live
         self.version = version
         self.intake = AnnouncementIntake(live: live)
         self.link = link
         self.reminders = reminders
+        self.calendars = calendars
     }
 
     var context: HeraldContext { live.value }

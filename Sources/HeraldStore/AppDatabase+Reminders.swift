@@ -151,6 +151,36 @@ extension AppDatabase {
         }
     }
 
+    /// A calendar's planned firings (`calendar:<name>:...` ids, each a one-shot at its moment)
+    /// in place of what its last read planned: a firing planned again keeps its state (said once
+    /// across reads, restarts and reloads); one whose moment moved starts afresh at the new
+    /// moment; one no longer planned goes, unless it came due and the scheduler has not handled
+    /// it yet (it is said late or logged missed first). `firings` empty and `calendar` nil:
+    /// every calendar's rows but those of `keeping` go (calendars removed from the config).
+    public func syncCalendarFirings(calendar: String?, _ firings: [(reminder: Reminder, at: Date)], keeping: Set<String> = [],
+                                    now: Date) async throws {
+        try await writer.write { db in
+            let prefix = calendar.map { "calendar:\($0):" } ?? "calendar:"
+            let existing = try ReminderRow.filter(Column("origin") == Reminder.Origin.calendar.rawValue)
+                .filter(Column("id").like(prefix + "%")).fetchAll(db)
+            let wanted = Dictionary(firings.map { ($0.reminder.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for row in existing where wanted[row.id] == nil {
+                if calendar == nil, let name = row.id.split(separator: ":").dropFirst().first, keeping.contains(String(name)) { continue }
+                let state = row.stored.state
+                if let due = state.nextDue, due <= now { continue }
+                try row.delete(db)
+            }
+            for (reminder, at) in wanted.values {
+                var stored = StoredReminder(reminder: reminder, state: ReminderState(nextDue: at))
+                if let old = existing.first(where: { $0.id == reminder.id }) {
+                    stored.reminder.createdAt = old.created_at
+                    if old.definition.schedule == reminder.schedule { stored.state = old.stored.state }
+                }
+                try ReminderRow(stored).save(db)
+            }
+        }
+    }
+
     public func recordAck(_ ack: ReminderAck) async throws {
         try await writer.write { db in try ack.insert(db) }
     }

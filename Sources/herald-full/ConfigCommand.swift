@@ -70,6 +70,15 @@ extension Herald {
                     print("  cache: \(configuration.cache.directory), at most \(configuration.cache.maxBytes) bytes, \(configuration.cache.warm.count) sentence(s) to warm")
                     let chimes = Priority.allCases.map { "\($0.rawValue) \(configuration.chimes[$0].map { ($0 as NSString).lastPathComponent } ?? "none")" }
                     print("  chimes: \(chimes.joined(separator: ", "))")
+                    for calendar in configuration.calendars {
+                        let source = switch calendar.source {
+                        case .caldav(let url): "CalDAV \(url.host ?? "")"
+                        case .icsURL(let url): ".ics from \(url.host ?? "")"
+                        case .icsFile(let path): ".ics file \(path)"
+                        }
+                        print("  calendar \(calendar.name): \(source), read every \(DurationText.format(calendar.poll)), "
+                              + "said \(DurationText.format(calendar.lead)) ahead unless an event has alarms of its own\(calendar.atStart ? " and at its start" : "")")
+                    }
                 } catch let error as ConfigError {
                     for problem in error.problems {
                         FileHandle.standardError.write(Data("\(problem)\n".utf8))

@@ -17,7 +17,7 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
         version: version,
-        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self,
+        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self, CalendarCommand.self,
                       PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self, Sign.self, Fleet.self])
 
     /// Everything this process creates is its user's alone (folders 0700, files 0600): the places

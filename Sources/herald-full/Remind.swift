@@ -152,6 +152,7 @@ extension Herald.Remind {
                 var line = "\(row["id"] as? String ?? "?")  next \(localTime(row["next_due"] as? String))  \(schedule)"
                 line += "  \(row["priority"] as? String ?? "")  \(row["body"] as? String ?? "")"
                 if row["origin"] as? String == "config" { line += "  (config file)" }
+                if row["origin"] as? String == "calendar" { line += "  (calendar)" }
                 if let waiting = row["waiting_since"] as? String {
                     line += "  WAITING for an acknowledgement since \(localTime(waiting)) (said \(row["said_times"] as? Int ?? 1)x)"
                 }
@@ -204,7 +205,7 @@ private func escaped(_ id: String) -> String {
 }
 
 /// An ISO 8601 time from the API in the local zone, for people.
-private func localTime(_ text: String?) -> String {
+func localTime(_ text: String?) -> String {
     guard let text, let date = ISO8601DateFormatter().date(from: text) else { return "never" }
     let format = DateFormatter()
     format.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
@@ -213,7 +214,7 @@ private func localTime(_ text: String?) -> String {
 
 /// Calls the daemon; its refusal becomes one line naming the option (or field) and what to do.
 /// (A reminder's id goes percent-encoded in the path; the daemon decodes it and names it as typed.)
-private func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, body: [UInt8]? = nil,
+func daemonCall(_ options: GlobalOptions, _ method: DaemonClient.Verb, _ path: String, body: [UInt8]? = nil,
                         flags: [String: String] = [:]) async throws -> Data {
     let context = try await options.makeContext()
     let client = DaemonClient(settings: context.configuration.api)

@@ -56,7 +56,7 @@ extension Herald {
             }
             let monitor = link?.monitor
             let api = HeraldAPI(daemon: parts.daemon, live: parts.live, version: Herald.version,
-                                link: { monitor?.snapshot() }, reminders: parts.reminders)
+                                link: { monitor?.snapshot() }, reminders: parts.reminders, calendars: parts.calendars)
             var edges: [any Service] = [api.application(logger: logger)]
             if let socket { edges.append(api.application(logger: logger, socket: socket)) }
             if let link { edges.append(link) }

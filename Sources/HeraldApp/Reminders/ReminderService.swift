@@ -35,6 +35,7 @@ public actor ReminderService {
         case unknown(String)
         case notWaiting(String)
         case ownedByConfig(String)
+        case ownedByCalendar(String)
     }
 
     private var live: LiveContext
@@ -128,6 +129,21 @@ public actor ReminderService {
         changed.yield()
     }
 
+    /// A calendar's firings after a read (`CalendarService`): stored in place of the last read's
+    /// (`AppDatabase.syncCalendarFirings`) and scheduled like any reminder. `calendar` nil: the
+    /// calendars not in `keeping` were removed from the config, and their firings go.
+    public func syncCalendar(_ calendar: String?, firings: [(reminder: Reminder, at: Date)], keeping: Set<String> = []) async {
+        do {
+            try await serially {
+                try await database.syncCalendarFirings(calendar: calendar, firings, keeping: keeping, now: now())
+                try await reload()
+            }
+        } catch {
+            logger.error("could not store the firings of calendar \(calendar ?? "(removed)"): \(error)")
+        }
+        changed.yield()
+    }
+
     /// Replaces what is in memory with what is stored: only inside a job (`serially`), so no
     /// `step` or `acknowledge` can change a reminder between the read and the replacement.
     private func reload() async throws {
@@ -159,6 +175,7 @@ public actor ReminderService {
         try await serially {
             guard let stored = reminders[id] else { throw Refusal.unknown(id) }
             guard stored.reminder.origin != .config else { throw Refusal.ownedByConfig(id) }
+            guard stored.reminder.origin != .calendar else { throw Refusal.ownedByCalendar(id) }
             try await database.deleteReminder(id: id)
             reminders[id] = nil
         }

@@ -25,6 +25,7 @@ import UnixSignals
 struct ConfigReloader: Service {
     let daemon: AnnouncementDaemon
     let reminders: ReminderService
+    let calendars: CalendarService
     let live: LiveContext
     let logger: Logger
 
@@ -76,6 +77,7 @@ struct ConfigReloader: Service {
             // (bounded by its load timeout; it is not waited for).
             Task { await next.configuration.speech.makeSynthesizer(logger: logger).prepare() }
             await reminders.configChanged()
+            await calendars.configChanged()
             logger.notice("config reloaded after \(reason)")
         } catch is CancellationError {
             logger.notice("config reload after \(reason) abandoned: the daemon is stopping")

@@ -18,6 +18,8 @@ public struct HeraldDaemon: Service {
         public let live: LiveContext
         public let daemon: AnnouncementDaemon
         public let reminders: ReminderService
+        /// Calendars read into reminders (`calendars:`).
+        public let calendars: CalendarService
         public let logger: Logger
         let connector: SoundConnector
         let soundChanges: AsyncStream<Void>
@@ -51,8 +53,9 @@ public struct HeraldDaemon: Service {
         await connector.connectOnce()
         let warm = await Warmup.run(live.value)
         let daemon = AnnouncementDaemon(live: live, connector: connector, warmFormat: warm.speechFormat)
-        return Parts(live: live, daemon: daemon, reminders: ReminderService(live: live, daemon: daemon), logger: logger,
-                     connector: connector, soundChanges: soundChanges)
+        let reminders = ReminderService(live: live, daemon: daemon)
+        return Parts(live: live, daemon: daemon, reminders: reminders, calendars: CalendarService(live: live, reminders: reminders),
+                     logger: logger, connector: connector, soundChanges: soundChanges)
     }
 
     /// - Parameters:
@@ -72,7 +75,7 @@ public struct HeraldDaemon: Service {
     public func run() async throws {
         let parts = self.parts
         let services: [any Service] = edges + [
-            ConfigReloader(daemon: parts.daemon, reminders: parts.reminders, live: parts.live, logger: parts.logger),
+            ConfigReloader(daemon: parts.daemon, reminders: parts.reminders, calendars: parts.calendars, live: parts.live, logger: parts.logger),
             QueueService(parts: parts),
         ]
         var configuration = ServiceGroupConfiguration(services: services.map { .init(service: $0) },
@@ -88,13 +91,14 @@ struct QueueService: Service {
     let parts: HeraldDaemon.Parts
 
     func run() async throws {
-        let (daemon, live, reminders, connector, soundChanges) = (parts.daemon, parts.live, parts.reminders, parts.connector,
-                                                                  parts.soundChanges)
+        let (daemon, live, reminders, calendars, connector, soundChanges) = (parts.daemon, parts.live, parts.reminders, parts.calendars,
+                                                                             parts.connector, parts.soundChanges)
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await connector.run() }
-                // Reminders feed the queue; they stop with it (cancelled below).
+                // Reminders feed the queue, calendars feed reminders; they stop with it (cancelled below).
                 group.addTask { await reminders.run() }
+                group.addTask { await calendars.run() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
                 group.addTask {
                     // At start, then daily: history.retention_days.

@@ -2,8 +2,9 @@ import Foundation
 
 /// One reminder: what to say, how urgently, and when (DESIGN.md "Reminders").
 public struct Reminder: Sendable, Equatable, Codable {
-    /// Who owns it: the config file's reminders are the admin's, changed only there.
-    public enum Origin: String, Sendable, Codable { case api, cli, config }
+    /// Who owns it: the config file's reminders are the admin's, changed only there; a
+    /// calendar's firings are the calendar's, changed only in it.
+    public enum Origin: String, Sendable, Codable { case api, cli, config, calendar }
 
     public var id: String
     /// `text` or `file` (a clip from the sounds folder), as in the announcement log.

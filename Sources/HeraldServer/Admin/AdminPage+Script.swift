@@ -219,7 +219,7 @@ async function refreshReminders() {
       line.append(el("strong", "waiting for an answer since " + new Date(item.waiting_since).toLocaleTimeString() + " ", { class: "waiting" }));
       line.append(button("Acknowledge", "Acknowledge " + item.body, () => api("POST", "/v1/reminders/" + item.id + "/ack", { by: "admin page" })));
     }
-    if (item.origin !== "config") line.append(button("Delete", "Delete " + item.body, () => api("DELETE", "/v1/reminders/" + item.id)));
+    if (item.origin !== "config" && item.origin !== "calendar") line.append(button("Delete", "Delete " + item.body, () => api("DELETE", "/v1/reminders/" + item.id)));
     box.append(line);
   }
 }

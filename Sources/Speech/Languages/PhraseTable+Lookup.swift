@@ -26,6 +26,10 @@ extension PhraseTable {
         case .summary: \.paymentsSummary
         case .quiet: \.whileItWasQuiet
         case .test: \.test
+        case .appointment: \.appointmentSoon
+        case .appointmentNow: \.appointmentNow
+        case .appointmentToday: \.appointmentToday
+        case .appointmentTomorrow: \.appointmentTomorrow
         }
     }
 

@@ -20,6 +20,16 @@ public struct PhraseTable: Sendable, Equatable {
     public var test: String
     /// Between the major and the minor part of an amount: "{major} and {minor}".
     public var majorAndMinor: String
+    /// A calendar's event ahead: `{when}` the time to it, `{event}` its summary (and location),
+    /// `{time}` its start in the language's clock. "In {when}: {event}, at {time}". From
+    /// `AppointmentPhrases`, machine-written but English's.
+    public var appointmentSoon: String
+    /// A calendar's event now: "Now: {event}".
+    public var appointmentNow: String
+    /// An all-day event on its morning: "Today: {event}".
+    public var appointmentToday: String
+    /// An all-day event the day before (its alarm said so): "Tomorrow: {event}".
+    public var appointmentTomorrow: String
 
     /// A table; every template must hold exactly the placeholders its property names.
     public init(
@@ -33,6 +43,9 @@ public struct PhraseTable: Sendable, Equatable {
         self.whileItWasQuiet = whileItWasQuiet
         self.test = test
         self.majorAndMinor = majorAndMinor
+        let appointments = AppointmentPhrases.of(language)
+        (appointmentSoon, appointmentNow, appointmentToday, appointmentTomorrow) =
+            (appointments.soon, appointments.now, appointments.today, appointments.tomorrow)
     }
 
     /// The tables Herald ships, by base language code.
