@@ -103,6 +103,14 @@ extension HeraldAPI {
             let upcoming = try await requireReminders().upcoming(limit: limit)
             return JSONResponse(value: upcoming.map { ReminderStatus.Due(id: $0.reminder.id, text: $0.reminder.body, due: $0.due) })
         }
+        // The caregiver's week: per reminder and calendar, on time, late, missed, acknowledged.
+        on(.get, "/v1/reminders/report") { request, _ in
+            let days = try request.uri.queryParameters["days"].map { value -> Int in
+                guard let days = Int(value), (1...366).contains(days) else { throw APIError.badRequest("days", "must be 1 to 366") }
+                return days
+            } ?? 7
+            return JSONResponse(value: try await requireReminders().report(days: days))
+        }
         // Each calendar, its last read and what it will say next (`calendars:`).
         on(.get, "/v1/calendars") { _, _ in
             guard let calendars else { throw APIError(.serviceUnavailable, "calendars are not running in this server") }

@@ -181,6 +181,31 @@ extension AppDatabase {
         }
     }
 
+    /// The reminder firings and acknowledgements due since `since`, for `ReminderReport`: each
+    /// occurrence once, by its first saying (request id `<reminder>/<due>/1`) or its `missed` row.
+    public func reminderHistory(since: Date) async throws -> (firings: [ReminderReport.Firing], acks: [ReminderReport.Ack]) {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT reminder_id, request_id, outcome, body, queued_at FROM announcement
+                WHERE source = 'reminder' AND reminder_id IS NOT NULL AND queued_at >= ?
+                """, arguments: [since.addingTimeInterval(-86_400)])
+            let firings: [ReminderReport.Firing] = rows.compactMap { row in
+                guard let id: String = row["reminder_id"], let queued: Date = row["queued_at"] else { return nil }
+                let outcome: String = row["outcome"] ?? "queued"
+                let parts = (row["request_id"] as String?)?.split(separator: "/") ?? []
+                // A missed row has no request id: it stands for its occurrence, queued at its due time.
+                if outcome == "missed" && parts.isEmpty {
+                    return ReminderReport.Firing(reminderID: id, due: queued, outcome: outcome, text: row["body"] ?? "")
+                }
+                guard parts.count >= 3, parts.last == "1", let seconds = TimeInterval(parts[parts.count - 2]) else { return nil }
+                return ReminderReport.Firing(reminderID: id, due: Date(timeIntervalSince1970: seconds), outcome: outcome, text: row["body"] ?? "")
+            }
+            let acks = try ReminderAck.filter(Column("due_at") >= since).fetchAll(db)
+                .map { ReminderReport.Ack(reminderID: $0.reminderID, due: $0.dueAt, at: $0.ackedAt, by: $0.ackedBy) }
+            return (firings, acks)
+        }
+    }
+
     public func recordAck(_ ack: ReminderAck) async throws {
         try await writer.write { db in try ack.insert(db) }
     }

@@ -11,7 +11,7 @@ extension Herald {
         static let configuration = CommandConfiguration(
             commandName: "remind",
             abstract: "Add, list, remove and acknowledge reminders of the running herald serve.",
-            subcommands: [Add.self, List.self, Remove.self, Ack.self])
+            subcommands: [Add.self, List.self, Remove.self, Ack.self, Report.self])
     }
 }
 
@@ -165,6 +165,45 @@ extension Herald.Remind {
             if let at = schedule["at"] as? String { return "once at \(at)" }
             if let daily = schedule["daily"] as? [String] { return "daily at \(daily.joined(separator: ","))\(days)" }
             return "every \(schedule["every"] ?? "") from \(schedule["from"] ?? "") until \(schedule["until"] ?? "")\(days)"
+        }
+    }
+
+    /// The caregiver's report: per reminder and calendar, said on time, late, missed,
+    /// acknowledged and by whom, and the median time to an acknowledgement.
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report", abstract: "How the reminders of the last days went: on time, late, missed, acknowledged.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(help: "The last 7 days (the default).")
+        var week = false
+
+        @Option(help: "The last N days (1 to 366).")
+        var days: Int?
+
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        func run() async throws {
+            let reply = try await daemonCall(options, .GET, "/v1/reminders/report?days=\(days ?? 7)")
+            if json { print(String(decoding: reply, as: UTF8.self)); return }
+            let lines = ((try? JSONSerialization.jsonObject(with: reply) as? [String: Any])?["lines"] as? [[String: Any]]) ?? []
+            print("the last \(days ?? 7) day(s)")
+            if lines.isEmpty { print("no reminder came due") }
+            for line in lines {
+                func count(_ key: String) -> Int { line[key] as? Int ?? 0 }
+                var text = "\(line["name"] as? String ?? "?")  \(line["text"] as? String ?? "")\n  \(count("firings")) due: "
+                    + "\(count("on_time")) on time, \(count("late")) late, \(count("missed")) missed"
+                if count("not_said") > 0 { text += ", \(count("not_said")) not said" }
+                text += "; \(count("acknowledged")) acknowledged"
+                let by = (line["acknowledged_by"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                if !by.isEmpty { text += " (\(by.joined(separator: ", ")))" }
+                if let median = line["median_seconds_to_acknowledge"] as? Double {
+                    text += ", median \(DurationText.format(.seconds(median.rounded()))) to answer"
+                }
+                print(text)
+            }
         }
     }
 

@@ -201,6 +201,13 @@ public actor ReminderService {
         return ack
     }
 
+    /// The caregiver's report of the last `days` days (`ReminderReport`).
+    public func report(days: Int) async throws -> ReminderReport {
+        let to = now(), from = to.addingTimeInterval(-Double(days) * 86_400)
+        let history = try await database.reminderHistory(since: from)
+        return ReminderReport(firings: history.firings, acks: history.acks, from: from, to: to)
+    }
+
     public func list() -> [Listing] {
         reminders.values.sorted { $0.reminder.createdAt < $1.reminder.createdAt }.map(listing)
     }
