@@ -120,6 +120,14 @@ public enum HeraldMetrics {
 
     public static func reminderAcknowledged() { Counter(label: "herald_reminder_acks_total").increment() }
 
+    /// A calendar read: its outcome counted, and (when it worked) when, and how many firings it planned.
+    public static func calendarRead(_ calendar: String, ok: Bool, at: Date, firings: Int) {
+        Counter(label: "herald_calendar_reads_total", dimensions: [("calendar", calendar), ("result", ok ? "ok" : "failed")]).increment()
+        guard ok else { return }
+        Gauge(label: "herald_calendar_last_read_timestamp_seconds", dimensions: [("calendar", calendar)]).record(at.timeIntervalSince1970)
+        Gauge(label: "herald_calendar_planned_firings", dimensions: [("calendar", calendar)]).record(firings)
+    }
+
     public static func reminderEscalated(delivered: Bool) {
         Counter(label: "herald_reminder_escalations_total", dimensions: [("result", delivered ? "delivered" : "failed")]).increment()
     }

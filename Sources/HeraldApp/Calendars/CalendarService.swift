@@ -89,7 +89,9 @@ public actor CalendarService {
         repeat {
             let fetched = await fetcher.fetch()
             guard !Task.isCancelled else { return }
-            if let plan = plan(calendar, fetched.objects, logger: context.logger, lastProblem: &lastProblem) {
+            let planned = plan(calendar, fetched.objects, logger: context.logger, lastProblem: &lastProblem)
+            HeraldMetrics.calendarRead(calendar.name, ok: fetched.problem == nil && planned != nil, at: now(), firings: planned?.firings.count ?? 0)
+            if let plan = planned {
                 await reminders.syncCalendar(calendar.name, firings: plan.firings.map { ($0.reminder, $0.at) })
                 statuses[calendar.name] = Status(
                     name: calendar.name, source: Self.describe(calendar.source), lastRead: fetched.readAt, problem: fetched.problem,

@@ -30,6 +30,7 @@ public struct Doctor: Sendable {
         if let secrets = secretsCheck() { findings.append(secrets) }
         findings += await speechChecks()
         findings.append(timeZoneCheck())
+        findings += await calendarChecks()
         return findings
     }
 
