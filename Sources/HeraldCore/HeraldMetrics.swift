@@ -20,6 +20,9 @@ public enum HeraldMetrics {
         ("herald_sound_server_reconnects_total", "Connections to the sound server made again after one was lost or never came."),
         ("herald_reminder_firings_total", "Reminder occurrences: said on time, late (within reminders.grace) or missed."),
         ("herald_reminder_acks_total", "Reminders acknowledged."),
+        ("herald_calendar_reads_total", "Reads of each calendar (calendars:), by calendar and result (ok, or failed: the last good copy kept)."),
+        ("herald_calendar_last_read_timestamp_seconds", "When each calendar was last read and parsed, in Unix seconds."),
+        ("herald_calendar_planned_firings", "Firings each calendar's last read planned for the next 8 days."),
         ("herald_reminder_escalations_total", "Caregiver webhooks sent for unanswered or missed reminders, by result (delivered or failed)."),
         ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
         ("herald_room_announcements_total", "Each room's part of announcements to rooms (houses with rooms: only), by room and outcome (played, missed, failed, suppressed_muted, interrupted)."),
@@ -121,10 +124,10 @@ public enum HeraldMetrics {
     public static func reminderAcknowledged() { Counter(label: "herald_reminder_acks_total").increment() }
 
     /// A calendar read: its outcome counted, and (when it worked) when, and how many firings it planned.
-    public static func calendarRead(_ calendar: String, ok: Bool, at: Date, firings: Int) {
+    public static func calendarRead(_ calendar: String, ok: Bool, at secondsSince1970: Double, firings: Int) {
         Counter(label: "herald_calendar_reads_total", dimensions: [("calendar", calendar), ("result", ok ? "ok" : "failed")]).increment()
         guard ok else { return }
-        Gauge(label: "herald_calendar_last_read_timestamp_seconds", dimensions: [("calendar", calendar)]).record(at.timeIntervalSince1970)
+        Gauge(label: "herald_calendar_last_read_timestamp_seconds", dimensions: [("calendar", calendar)]).record(secondsSince1970)
         Gauge(label: "herald_calendar_planned_firings", dimensions: [("calendar", calendar)]).record(firings)
     }
 

@@ -197,10 +197,11 @@ import Testing
         #expect(speech.phrase(for: "pt-BR") == PhraseTemplate("Pix recebido: {amount}"))
         #expect(speech.phrase(for: "pt") == PhraseTemplate.standard(language: "pt"), "pt-BR's sentence is not Portugal's")
         #expect(speech.phrases(for: "it").whileItWasQuiet == "Durante le ore di silenzio:")
-        #expect(speech.englishPhrases(for: "it") == [.summary, .test], "Italian has no table: what is not given is English")
+        #expect(speech.englishPhrases(for: "it") == [.summary, .test, .appointment, .appointmentNow, .appointmentToday, .appointmentTomorrow],
+                "Italian has no table: what is not given is English")
         let notice = try #require(speech.englishPhrasesNotice(for: "it"))
-        #expect(notice.notice.hasSuffix(#"said in English (amounts in it): summary "{count} payments received, total {amount}", test "Herald is ready.""#), "\(notice)")
-        #expect(notice.action.hasPrefix("set speech.phrases.it.summary, speech.phrases.it.test in the config file"), "\(notice)")
+        #expect(notice.notice.contains(#"said in English (amounts in it): summary "{count} payments received, total {amount}", test "Herald is ready.", appointment "In {when}: {event}, at {time}""#), "\(notice)")
+        #expect(notice.action.hasPrefix("set speech.phrases.it.summary, speech.phrases.it.test, speech.phrases.it.appointment"), "\(notice)")
         #expect(speech.englishPhrases(for: "es").isEmpty && speech.englishPhrasesNotice(for: "es") == nil)
     }
 

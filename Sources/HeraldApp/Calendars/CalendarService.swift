@@ -90,7 +90,7 @@ public actor CalendarService {
             let fetched = await fetcher.fetch()
             guard !Task.isCancelled else { return }
             let planned = plan(calendar, fetched.objects, logger: context.logger, lastProblem: &lastProblem)
-            HeraldMetrics.calendarRead(calendar.name, ok: fetched.problem == nil && planned != nil, at: now(), firings: planned?.firings.count ?? 0)
+            HeraldMetrics.calendarRead(calendar.name, ok: fetched.problem == nil && planned != nil, at: now().timeIntervalSince1970, firings: planned?.firings.count ?? 0)
             if let plan = planned {
                 await reminders.syncCalendar(calendar.name, firings: plan.firings.map { ($0.reminder, $0.at) })
                 statuses[calendar.name] = Status(

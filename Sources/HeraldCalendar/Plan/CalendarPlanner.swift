@@ -22,6 +22,12 @@ public struct CalendarFiring: Sendable, Equatable {
     public var kind: Kind
     public var occurrence: CalendarOccurrence
 
+    public init(at: Date, kind: Kind, occurrence: CalendarOccurrence) {
+        self.at = at
+        self.kind = kind
+        self.occurrence = occurrence
+    }
+
     /// Event, occurrence (its original start) and rule: the same firing however often the
     /// calendar is read; an event moved keeps its key and gets a new `at`.
     public var key: String {
