@@ -85,6 +85,13 @@ extension AdminPage {
       <button type="submit">Add reminder</button>
     </form>
     <p id="reminder-result" role="status" aria-live="polite"></p>
+    <h3 id="calendars-title">Calendars</h3>
+    <ul id="calendars" aria-labelledby="calendars-title"></ul>
+    <h3 id="week-title">The last 7 days</h3>
+    <table aria-labelledby="week-title">
+      <thead><tr><th scope="col">Reminder</th><th scope="col">Due</th><th scope="col">On time</th><th scope="col">Late</th><th scope="col">Missed</th><th scope="col">Acknowledged</th><th scope="col">Median answer</th></tr></thead>
+      <tbody id="week"></tbody>
+    </table>
   </section>
 
   <section aria-labelledby="settings-title">

@@ -222,6 +222,31 @@ async function refreshReminders() {
     if (item.origin !== "config" && item.origin !== "calendar") line.append(button("Delete", "Delete " + item.body, () => api("DELETE", "/v1/reminders/" + item.id)));
     box.append(line);
   }
+  refreshCalendars().catch(() => {});
+}
+
+// The calendars read into reminders, and the caregiver's week (GET /v1/reminders/report).
+async function refreshCalendars() {
+  const [calendars, report] = await Promise.all([api("GET", "/v1/calendars"), api("GET", "/v1/reminders/report?days=7")]);
+  const box = $("calendars");
+  box.replaceChildren();
+  if (calendars.calendars.length === 0) box.append(el("li", "No calendars (calendars: in the config)."));
+  for (const calendar of calendars.calendars) {
+    const read = calendar.last_read ? "read " + new Date(calendar.last_read).toLocaleString() : "not read yet";
+    const line = el("li", calendar.name + " · " + read + (calendar.problem ? " · problem: " + calendar.problem : ""));
+    const next = el("ul");
+    for (const firing of calendar.next) next.append(el("li", new Date(firing.at).toLocaleString() + " · " + firing.says));
+    line.append(next);
+    box.append(line);
+  }
+  const body = $("week");
+  body.replaceChildren();
+  for (const line of report.lines) {
+    const median = line.median_seconds_to_acknowledge == null ? "" : Math.round(line.median_seconds_to_acknowledge / 60) + " min";
+    const row = el("tr");
+    for (const cell of [line.name + " · " + line.text, line.firings, line.on_time, line.late, line.missed, line.acknowledged, median]) row.append(el("td", String(cell)));
+    body.append(row);
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
