@@ -234,7 +234,10 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(name: "HeraldIntakeTests", dependencies: ["HeraldIntake", "HeraldCore"]),
-        .testTarget(name: "HeraldCalendarTests", dependencies: ["HeraldCalendar", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldCalendarTests",
+            dependencies: ["HeraldCalendar", "HeraldCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HeraldMQTTTests", dependencies: ["HeraldMQTT", "HeraldCore"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet", "HeraldCore", "HeraldConfig"]),
         .testTarget(

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs Herald's whole test suite against a private PulseAudio server with a null sink, a
-# private Mosquitto broker and a private PostgreSQL server (for the fleet console), all started
+# private Mosquitto broker, a private PostgreSQL server (for the fleet console) and a private
+# Radicale (CalDAV, for calendars), all started
 # here in their own folders (so they never disturb another server or broker) and stopped by their pids. Piper and its voice are installed once into a
 # folder kept between runs (HERALD_TEST_PIPER). Arguments go to `swift test`
 # (scripts/test.sh --filter SpeechPlayTests).
@@ -21,6 +22,8 @@ trap 'status=$?; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT 
 PRIVATE_PG_FSYNC=off
 . scripts/private-postgres.sh
 trap 'status=$?; stop_private_postgres; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
+. scripts/private-radicale.sh
+trap 'status=$?; stop_private_radicale; stop_private_postgres; stop_private_mosquitto; stop_private_pulse; exit $status' EXIT INT TERM
 export HERALD_TEST_SINK=$PRIVATE_SINK
 # Every import declared in Package.swift, test targets included: an undeclared one fails here
 # rather than compiling through another module's dependencies.
