@@ -64,7 +64,7 @@ final class CalendarTests {
         try Radicale.put(calendar, "said", Self.event("said", start: origin.addingTimeInterval(85), summary: "Cardiology"))
         try Radicale.put(calendar, "moved", Self.event("moved", start: origin.addingTimeInterval(105), summary: "Physiotherapy"))
         try Radicale.put(calendar, "deleted", Self.event("deleted", start: origin.addingTimeInterval(120), summary: "Nurse"))
-        let (harness, port) = try HeraldHarness.listening("calendars:\n  family:\n    caldav: \(calendar)\n    poll: 15s\n")
+        let (harness, port) = try HeraldHarness.listening(Radicale.config(calendar, extra: "    poll: 15s\n"))
         let daemon = try Daemon(harness, port: port)
         defer { daemon.stop() }
         let monitor = try MonitorRecording()
@@ -87,11 +87,28 @@ final class CalendarTests {
         #expect(said.count == 2 && said.allSatisfy { $0["outcome"] as? String == "played" }, "\(said)")
     }
 
+    @Test func aWrongPasswordIsShownByTheAPIAndTheCLIAndPlansNothing() throws {
+        let calendar = try Radicale.makeCalendar()
+        try Radicale.put(calendar, "soon", Self.event("soon", start: Date().addingTimeInterval(600), summary: "Dentist"))
+        let (harness, port) = try HeraldHarness.listening(Radicale.config(calendar, password: "not-the-password"))
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        var shown: [String: Any] = [:]
+        try SoundServer.waitFor("the calendar's problem shown", timeout: 10) {
+            shown = (try daemon.get("/v1/calendars")["calendars"] as? [[String: Any]])?.first ?? [:]
+            return shown["problem"] != nil
+        }
+        #expect((shown["problem"] as? String)?.contains("wrong username or password") == true, "\(shown)")
+        #expect((shown["next"] as? [Any])?.isEmpty == true && (shown["last_read"] == nil || shown["last_read"] is NSNull), "\(shown)")
+        let listed = try harness.herald(["calendar", "list"])
+        #expect(listed.stdout.contains("PROBLEM:") && listed.stdout.contains("wrong username or password"), "\(listed.stdout)")
+    }
+
     @Test func anAlarmThatCameWhileTheDaemonWasStoppedIsSaidLateOnce() throws {
         let calendar = try Radicale.makeCalendar()
         let alarm = Date().addingTimeInterval(12)
         try Radicale.put(calendar, "late", Self.event("late", start: alarm.addingTimeInterval(60), summary: "Dentist"))
-        let (harness, port) = try HeraldHarness.listening("calendars:\n  family:\n    caldav: \(calendar)\n")
+        let (harness, port) = try HeraldHarness.listening(Radicale.config(calendar))
         var daemon = try Daemon(harness, port: port)
         try SoundServer.waitFor("the firing planned", timeout: 10) {
             ((try daemon.get("/v1/calendars")["calendars"] as? [[String: Any]])?.first?["next"] as? [Any])?.count == 1
@@ -124,9 +141,17 @@ enum Radicale {
         }
     }
 
-    /// A new calendar collection (MKCALENDAR): its URL, ending in `/`.
+    static var user: String { ProcessInfo.processInfo.environment["HERALD_TEST_RADICALE_USER"] ?? "herald" }
+    static var password: String { ProcessInfo.processInfo.environment["HERALD_TEST_RADICALE_PASSWORD"] ?? "" }
+
+    /// `calendars:` with one calendar, `family`, on `collection` with the test user's password.
+    static func config(_ collection: String, password: String = password, extra: String = "") -> String {
+        "calendars:\n  family:\n    caldav: \(collection)\n    username: \(user)\n    password: \"\(password)\"\n\(extra)"
+    }
+
+    /// A new calendar collection (MKCALENDAR) of the test user: its URL, ending in `/`.
     static func makeCalendar() throws -> String {
-        let collection = "\(url ?? "")/herald/\(UUID().uuidString.lowercased())/"
+        let collection = "\(url ?? "")/\(user)/\(UUID().uuidString.lowercased())/"
         try curl(["-X", "MKCALENDAR", collection], expect: 201)
         return collection
     }
@@ -144,7 +169,7 @@ enum Radicale {
     }
 
     private static func curl(_ arguments: [String], expect codes: Set<Int>) throws {
-        let result = try SoundServer.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10"] + arguments)
+        let result = try SoundServer.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-u", "\(user):\(password)"] + arguments)
         guard let code = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), codes.contains(code) else {
             throw SoundServer.CommandFailed(description: "curl \(arguments.joined(separator: " ")): \(result.stdout) \(result.stderr)")
         }

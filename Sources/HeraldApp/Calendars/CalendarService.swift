@@ -89,7 +89,9 @@ public actor CalendarService {
         repeat {
             let fetched = await fetcher.fetch()
             guard !Task.isCancelled else { return }
-            let planned = plan(calendar, fetched.objects, logger: context.logger, lastProblem: &lastProblem)
+            // No copy at all (never read, or its file lost): what the store holds stays as it is.
+            let planned = fetched.problem != nil && !fetched.fromCache ? nil
+                : plan(calendar, fetched.objects, logger: context.logger, lastProblem: &lastProblem)
             HeraldMetrics.calendarRead(calendar.name, ok: fetched.problem == nil && planned != nil, at: now().timeIntervalSince1970, firings: planned?.firings.count ?? 0)
             if let plan = planned {
                 await reminders.syncCalendar(calendar.name, firings: plan.firings.map { ($0.reminder, $0.at) })
