@@ -7,7 +7,8 @@ extension HubHealth {
     /// The hub's heartbeat now, from the daemon, its log, the sound server and the reminders.
     /// Never throws: what cannot be read is left out (a rooms list with the sink absent, no disk figure).
     static func gather(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext,
-                       reminders: ReminderService?, version: String, now: Date = Date()) async -> HubHealth {
+                       reminders: ReminderService?, calendars: CalendarService? = nil, version: String,
+                       now: Date = Date()) async -> HubHealth {
         let context = live.value
         let configuration = context.configuration
         let snapshot = await daemon.snapshot()
@@ -31,6 +32,7 @@ extension HubHealth {
         let lastFailed = (try? await store.announcements(since: dayAgo, outcome: .failed, limit: 1))?.first
         let lastPlayed = (try? await store.announcements(since: nil, outcome: .played, limit: 1))?.first
         let waiting = await reminders?.waiting() ?? []
+        let unread = await calendars?.unread(for: 3600) ?? []
         let normalMute = configuration.priorities.mutePolicy(for: .normal, fallback: configuration.safeguard.mutePolicy)
         return HubHealth(
             hub: settings.hub, version: version, at: now, uptimeSeconds: snapshot.uptimeSeconds,
@@ -40,7 +42,8 @@ extension HubHealth {
             failed1h: hour?.byOutcome["failed"] ?? 0,
             reminders: Reminders(missed24h: missed, waitingAck: waiting.count, waitingSince: waiting.compactMap(\.waitingSince).min()),
             diskFreeBytes: freeBytes(near: configuration.databasePath),
-            lastError: (lastFailed?.error ?? report.serverError ?? report.sinkError).map { String($0.prefix(maxErrorCharacters)) })
+            lastError: (lastFailed?.error ?? report.serverError ?? report.sinkError).map { String($0.prefix(maxErrorCharacters)) },
+            calendarsUnread: unread.isEmpty ? nil : Array(unread.prefix(maxRooms)))
     }
 
     /// Free bytes for an unprivileged writer on the file system holding `path`.

@@ -23,15 +23,17 @@ public struct MQTTLink: Service {
     let daemon: AnnouncementDaemon
     let live: LiveContext
     let reminders: ReminderService?
+    let calendars: CalendarService?
     let version: String
     let logger: Logger
 
     public init(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext, reminders: ReminderService?,
-                version: String, logger: Logger) {
+                calendars: CalendarService? = nil, version: String, logger: Logger) {
         self.settings = settings
         self.daemon = daemon
         self.live = live
         self.reminders = reminders
+        self.calendars = calendars
         self.version = version
         self.logger = logger
         intake = AnnouncementIntake(live: live)
@@ -195,7 +197,8 @@ public struct MQTTLink: Service {
         var published: (health: HubHealth, at: ContinuousClock.Instant)?
         while !Task.isCancelled {
             if client.isConnected {
-                let health = await HubHealth.gather(settings: settings, daemon: daemon, live: live, reminders: reminders, version: version)
+                let health = await HubHealth.gather(settings: settings, daemon: daemon, live: live, reminders: reminders, calendars: calendars,
+                                                    version: version)
                 if published.map({ $0.health.significant != health.significant || ContinuousClock.now - $0.at >= interval }) ?? true {
                     await outbox.sendNow(settings.healthTopic, health.json, retain: true)
                     published = (health, ContinuousClock.now)

@@ -51,7 +51,7 @@ extension Herald {
             defer { configLink?.remove() }
             // The MQTT link's settings are read at start: a reload does not reconnect it.
             let link = context.configuration.mqtt.map {
-                MQTTLink(settings: $0, daemon: parts.daemon, live: parts.live, reminders: parts.reminders,
+                MQTTLink(settings: $0, daemon: parts.daemon, live: parts.live, reminders: parts.reminders, calendars: parts.calendars,
                          version: Herald.version, logger: logger)
             }
             let monitor = link?.monitor

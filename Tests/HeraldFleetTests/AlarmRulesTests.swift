@@ -67,6 +67,19 @@ import Testing
         #expect(kinds(health(rooms: [Self.room(muted: true)], mute: "respect")) == [AlarmKey(hub: "care-1", kind: .sinkMuted, subject: "bedroom")])
         #expect(kinds(health(disk: 100_000_000)) == [AlarmKey(hub: "care-1", kind: .lowDisk)])
         #expect(kinds(health(disk: nil)).isEmpty)
+        var unread = health()
+        unread.calendarsUnread = ["family"]
+        #expect(kinds(unread) == [AlarmKey(hub: "care-1", kind: .calendarUnread, subject: "family")])
+    }
+
+    /// A hub older than calendars sends no `calendars_unread`: its heartbeat still reads, and calls for nothing.
+    @Test func aHeartbeatWithoutCalendarsReadsAndOneWithThemReadsBack() throws {
+        var beat = health()
+        let old = try #require(String(bytes: beat.json, encoding: .utf8))
+        #expect(!old.contains("calendars_unread"))
+        #expect(try HubHealth.decode(beat.json).calendarsUnread == nil)
+        beat.calendarsUnread = ["family", "agency"]
+        #expect(try HubHealth.decode(beat.json).calendarsUnread == ["family", "agency"])
     }
 
     @Test func changesOpenWhatIsMissingAndCloseWhatIsGone() {

@@ -48,6 +48,8 @@ public actor CalendarService {
     private let reminders: ReminderService
     private let now: @Sendable () -> Date
     private var loops: [String: Task<Void, Never>] = [:]
+    /// When each calendar's reading began (a start or the reload that added it).
+    private var since: [String: Date] = [:]
     private var statuses: [String: Status] = [:]
 
     public init(live: LiveContext, reminders: ReminderService, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -72,11 +74,20 @@ public actor CalendarService {
         statuses = statuses.filter { name, _ in calendars.contains { $0.name == name } }
         await reminders.syncCalendar(nil, firings: [], keeping: Set(calendars.map(\.name)))
         for calendar in calendars {
+            if since[calendar.name] == nil { since[calendar.name] = now() }
             loops[calendar.name] = Task { await self.poll(calendar) }
         }
+        since = since.filter { name, _ in calendars.contains { $0.name == name } }
     }
 
     public func list() -> [Status] { statuses.values.sorted { $0.name < $1.name } }
+
+    /// The calendars whose last successful read (or, never read, whose reading began) is `seconds`
+    /// or more ago: the fleet console raises an alarm for each.
+    public func unread(for seconds: TimeInterval) -> [String] {
+        let limit = now().addingTimeInterval(-seconds)
+        return since.compactMap { name, began in (statuses[name]?.lastRead ?? began) <= limit ? name : nil }.sorted()
+    }
 
     /// Reads `calendar` every `poll` until cancelled.
     private func poll(_ calendar: CalendarSettings) async {

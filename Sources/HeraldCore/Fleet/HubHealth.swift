@@ -80,11 +80,14 @@ public struct HubHealth: Codable, Sendable, Equatable {
     public var diskFreeBytes: Int64?
     /// The last thing that went wrong, in a sentence (cut to 200 characters).
     public var lastError: String?
+    /// Calendars (`calendars:`) not read for an hour or more: what they say may be out of date.
+    /// Absent from a hub without calendars, or one older than them.
+    public var calendarsUnread: [String]?
 
     public init(hub: String, version: String, at: Date, uptimeSeconds: Int, intervalSeconds: Int, groups: [String] = [],
                 mutePolicy: String = "override", rooms: [Room] = [], queue: Int = 0, lastPlayedAt: Date? = nil,
                 outcomes24h: [String: Int] = [:], failed1h: Int = 0, reminders: Reminders = Reminders(),
-                diskFreeBytes: Int64? = nil, lastError: String? = nil) {
+                diskFreeBytes: Int64? = nil, lastError: String? = nil, calendarsUnread: [String]? = nil) {
         self.hub = hub
         self.version = version
         self.at = at
@@ -100,13 +103,14 @@ public struct HubHealth: Codable, Sendable, Equatable {
         self.reminders = reminders
         self.diskFreeBytes = diskFreeBytes
         self.lastError = lastError
+        self.calendarsUnread = calendarsUnread
     }
 
     enum CodingKeys: String, CodingKey {
         case hub, version, at, groups, rooms, queue, reminders
         case uptimeSeconds = "uptime_s", intervalSeconds = "interval_s", mutePolicy = "mute_policy"
         case lastPlayedAt = "last_played_at", outcomes24h = "outcomes_24h", failed1h = "failed_1h"
-        case diskFreeBytes = "disk_free_bytes", lastError = "last_error"
+        case diskFreeBytes = "disk_free_bytes", lastError = "last_error", calendarsUnread = "calendars_unread"
     }
 
     /// The most rooms a heartbeat lists, and the longest error it carries: it stays under 2 KB.

@@ -1,8 +1,9 @@
 import HeraldCore
 
 /// The alarms of one hub are grouped by kind: `AlarmRules` wants one alarm per room for an absent
-/// or muted sink, and a heartbeat listing many rooms once gave as many webhook POSTs. Grouped,
-/// a hub has at most one open alarm of each kind (subject ""), whose detail names the rooms.
+/// or muted sink (and per calendar not read), and a heartbeat listing many rooms once gave as
+/// many webhook POSTs. Grouped, a hub has at most one open alarm of each kind (subject ""), whose
+/// detail names the rooms or calendars.
 enum AlarmGrouping {
     /// The longest detail kept for a grouped alarm.
     static let maxDetail = 500
@@ -23,8 +24,9 @@ enum AlarmGrouping {
         }
         for key in order {
             let members = byKey[key] ?? []
+            let subjects = key.kind == .calendarUnread ? "calendars" : "rooms"
             let detail = members.count == 1 ? members[0].detail
-                : "\(members.count) rooms: " + members.map(\.detail).joined(separator: "; ")
+                : "\(members.count) \(subjects): " + members.map(\.detail).joined(separator: "; ")
             result.append(WantedAlarm(key: key, detail: detail.clipped(maxDetail)))
         }
         return result

@@ -18,13 +18,15 @@ public enum AlarmKind: String, Codable, Sendable, CaseIterable {
     case sinkMuted = "sink_muted"
     /// The disk of the hub's database has less free space than `low_disk`.
     case lowDisk = "low_disk"
+    /// A calendar of the hub not read for an hour or more (subject: the calendar).
+    case calendarUnread = "calendar_unread"
 }
 
 /// One alarm's identity: at most one open alarm per key, whichever console opens it.
 public struct AlarmKey: Hashable, Sendable, Comparable {
     public var hub: String
     public var kind: AlarmKind
-    /// The room for a sink alarm; empty otherwise.
+    /// The room for a sink alarm, the calendar for a calendar alarm; empty otherwise.
     public var subject: String
 
     public init(hub: String, kind: AlarmKind, subject: String = "") {
@@ -90,6 +92,10 @@ public enum AlarmRules {
                 wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .sinkMuted, subject: room.room),
                                           detail: "room \(room.room)'s sink \(room.sink ?? "") is muted, and normal announcements respect mute"))
             }
+        }
+        for calendar in health.calendarsUnread ?? [] {
+            wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .calendarUnread, subject: calendar),
+                                      detail: "calendar \(calendar) has not been read for an hour or more: its appointments may be out of date"))
         }
         if let free = health.diskFreeBytes, free < thresholds.lowDiskBytes {
             wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .lowDisk),
