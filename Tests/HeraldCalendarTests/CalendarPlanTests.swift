@@ -104,6 +104,18 @@ struct CalendarPlanTests {
         #expect(firings.first?.at == Self.instant("2026-01-01T07:00:00Z"))
     }
 
+    /// An agency's export of 20,000 events (and one VALARM of 30 days): all read, each said once.
+    @Test func twentyThousandEventsAreAllReadAndPlanned() throws {
+        let body = (0..<20_000).map { index in
+            Fixture.event(uid: "visit-\(index)", start: ":202612\(String(format: "%02d", index % 28 + 1))T\(String(format: "%02d", index % 24))0000Z")
+        }.joined() + Fixture.event(uid: "far", start: ":20261231T090000Z", extra: Fixture.alarm(":-P30D"))
+        let started = ContinuousClock.now
+        let firings = try Self.plan(body) { $0.lead = .zero }
+        print("20,001 events read and planned in \(ContinuousClock.now - started)")
+        #expect(firings.count == 20_001 && Set(firings.map(\.key)).count == 20_001)
+        #expect(firings.first { $0.occurrence.uid == "far" }?.at == Self.instant("2026-12-01T09:00:00Z"))
+    }
+
     @Test func whatIsNotACalendarIsRefusedAndARuleEverySecondIsSkipped() throws {
         #expect(throws: CalendarReadError.self) {
             try ICalendarReader.occurrences(in: ["<html>not a calendar</html>"], from: .distantPast, to: .distantFuture, zone: Self.berlin)
