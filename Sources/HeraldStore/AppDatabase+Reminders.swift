@@ -154,8 +154,11 @@ extension AppDatabase {
     /// A calendar's planned firings (`calendar:<name>:...` ids, each a one-shot at its moment)
     /// in place of what its last read planned: a firing planned again keeps its state (said once
     /// across reads, restarts and reloads); one whose moment moved starts afresh at the new
-    /// moment; one no longer planned goes, unless it came due and the scheduler has not handled
-    /// it yet (it is said late or logged missed first). `firings` empty and `calendar` nil:
+    /// moment. One no longer planned goes when it is still ahead (its event deleted or moved);
+    /// one that came due stays while the scheduler has not handled it (said late or logged
+    /// missed first) or it waits for an acknowledgement, and a handled one stays
+    /// `calendarTombstone` after its moment, so a later read with a longer grace (or a clock set
+    /// back) finds it handled and does not say it again. `firings` empty and `calendar` nil:
     /// every calendar's rows but those of `keeping` go (calendars removed from the config).
     public func syncCalendarFirings(calendar: String?, _ firings: [(reminder: Reminder, at: Date)], keeping: Set<String> = [],
                                     now: Date) async throws {
@@ -165,9 +168,16 @@ extension AppDatabase {
                 .filter(Column("id").like(prefix + "%")).fetchAll(db)
             let wanted = Dictionary(firings.map { ($0.reminder.id, $0) }, uniquingKeysWith: { first, _ in first })
             for row in existing where wanted[row.id] == nil {
-                if calendar == nil, let name = row.id.split(separator: ":").dropFirst().first, keeping.contains(String(name)) { continue }
-                let state = row.stored.state
-                if let due = state.nextDue, due <= now { continue }
+                if calendar == nil, let name = row.id.split(separator: ":").dropFirst().first, keeping.contains(String(name)) {
+                    continue
+                }
+                let stored = row.stored, state = stored.state
+                if calendar != nil {
+                    if state.waiting != nil { continue }
+                    if let due = state.nextDue, due <= now { continue }
+                    if state.nextDue == nil, let moment = stored.reminder.nextDue(after: .distantPast),
+                       moment > now.addingTimeInterval(-Self.calendarTombstone) { continue }
+                }
                 try row.delete(db)
             }
             for (reminder, at) in wanted.values {
@@ -205,6 +215,10 @@ extension AppDatabase {
             return (firings, acks)
         }
     }
+
+    /// How long a handled calendar firing is kept after its moment: longer than the longest
+    /// `reminders.grace` (7 days), the furthest back a read plans.
+    static let calendarTombstone: TimeInterval = 8 * 86_400
 
     public func recordAck(_ ack: ReminderAck) async throws {
         try await writer.write { db in try ack.insert(db) }

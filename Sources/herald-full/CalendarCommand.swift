@@ -31,6 +31,7 @@ extension Herald.CalendarCommand {
                 print("\(calendar["name"] as? String ?? "?")  \(calendar["source"] as? String ?? "")  \(read)  "
                       + "\(calendar["events_this_week"] as? Int ?? 0) event(s) in the next 7 days")
                 if let problem = calendar["problem"] as? String { print("  PROBLEM: \(problem)") }
+                for skipped in calendar["skipped"] as? [String] ?? [] { print("  not said: \(skipped)") }
                 let next = calendar["next"] as? [[String: Any]] ?? []
                 if next.isEmpty { print("  nothing to say in the next 8 days") }
                 for firing in next {

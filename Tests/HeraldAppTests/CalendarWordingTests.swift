@@ -24,7 +24,7 @@ struct CalendarWordingTests {
     @Test func aheadOfTheEventItSaysHowLongAndWhen() {
         #expect(say(.lead, at: Self.start.addingTimeInterval(-1800)) == "In 30 minutes: Cardiology, Dr. Weber, at 10:30\u{202F}AM"
                 || say(.lead, at: Self.start.addingTimeInterval(-1800)) == "In 30 minutes: Cardiology, Dr. Weber, at 10:30 AM")
-        #expect(say(.alarm(0), at: Self.start.addingTimeInterval(-5400), language: "de") == "In 1 Stunde und 30 Minuten: Cardiology, Dr. Weber, um 10:30")
+        #expect(say(.alarm("start-5400"), at: Self.start.addingTimeInterval(-5400), language: "de") == "In 1 Stunde und 30 Minuten: Cardiology, Dr. Weber, um 10:30")
         #expect(say(.lead, at: Self.start.addingTimeInterval(-600), location: true).hasPrefix("In 10 minutes: Cardiology, Dr. Weber, Praxis am Markt, at"))
     }
 
@@ -33,6 +33,6 @@ struct CalendarWordingTests {
         #expect(say(.start, at: Self.start, language: "es") == "Ahora: Cardiology, Dr. Weber")
         let day = DateComponents(year: 2026, month: 12, day: 3)
         #expect(say(.day, at: try! Date("2026-12-03T07:00:00Z", strategy: .iso8601), allDay: day) == "Today: Cardiology, Dr. Weber")
-        #expect(say(.alarm(0), at: try! Date("2026-12-02T08:00:00Z", strategy: .iso8601), allDay: day) == "Tomorrow: Cardiology, Dr. Weber")
+        #expect(say(.alarm("start-54000"), at: try! Date("2026-12-02T08:00:00Z", strategy: .iso8601), allDay: day) == "Tomorrow: Cardiology, Dr. Weber")
     }
 }

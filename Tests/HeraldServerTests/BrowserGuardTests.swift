@@ -126,6 +126,23 @@ struct BrowserGuardTests {
         }
     }
 
+    /// Each token is a client of its own (issue 42): one till that spent its allowance does not
+    /// take another's, though both call from the same address.
+    @Test func eachTokenHasItsOwnAllowance() async throws {
+        try await withServer({ $0.ratePerMinute = 3; $0.tokens = ["till-a-secret-0123456789": .announce, "till-b-secret-0123456789": .announce] }) { port in
+            func pay(_ token: String) async throws -> Int {
+                try await Self.send(port, "POST", "/v1/announcements", headers: ["Content-Type: application/json", "Authorization: Bearer \(token)"],
+                                    body: #"{"payment": {"amount": "1.00"}}"#).0
+            }
+            var first: [Int] = []
+            for _ in 0..<5 { first.append(try await pay("till-a-secret-0123456789")) }
+            #expect(first == [202, 202, 202, 429, 429], "till A spends its own: \(first)")
+            var second: [Int] = []
+            for _ in 0..<3 { second.append(try await pay("till-b-secret-0123456789")) }
+            #expect(second == [202, 202, 202], "till B still has all of its own: \(second)")
+        }
+    }
+
     @Test func withoutTokensEachAddressIsRateLimited() async throws {
         try await withServer({ $0.ratePerMinute = 5 }) { port in
             // Refused as malformed, 700 requests spend nothing (issue 42: they used up the

@@ -44,6 +44,8 @@ extension OnTheTestSink.MQTTTests {
         return (status, String(decoding: data ?? Data(), as: UTF8.self))
     }
 
+    /// A captured signed payment is refused after SIGTERM and kill -9, on another token, from
+    /// HTTP to MQTT and from MQTT to HTTP; the same request (its token and id) gets the original.
     @Test func aCapturedSignedPaymentIsRefusedAfterARestartOnAnotherTokenAndOverMQTT() throws {
         let hub = try signingHub()
         let secretFile = hub.harness.folder + "/till.secret"
@@ -76,9 +78,20 @@ extension OnTheTestSink.MQTTTests {
         try Broker.publishSigned("herald/\(hub.name)/announce", withID, signature: idSignature)
         let refused = try events.waitFor("the MQTT copy's refusal") { $0["request_id"] as? String == "till-1/0042" }[0]
         #expect(refused["outcome"] as? String == "error" && (refused["error"] as? String)?.contains("already used") == true, "\(refused)")
+        // And from MQTT to HTTP: a payment signed and said over MQTT, its copy posted over HTTP.
+        let overMQTT = #"{"payment": {"amount": "9.75"}, "request_id": "till-1/0043"}"#
+        let mqttSignature = try sign(overMQTT, secretFile: secretFile, in: hub.harness.folder)
+        try Broker.publishSigned("herald/\(hub.name)/announce", overMQTT, signature: mqttSignature)
+        try SoundServer.waitFor("the MQTT payment said", timeout: 60) {
+            try hub.harness.history().contains { $0["request_id"] as? String == "till-1/0043" && $0["outcome"] as? String == "played" }
+        }
+        for token in [Self.tillToken, Self.otherToken] {
+            let (status, answer) = post(daemon, overMQTT, token: token, signature: mqttSignature)
+            #expect(status == 401 && answer.contains("already used"), "MQTT's copy over HTTP, token \(token.prefix(5)): \(status) \(answer)")
+        }
         daemon.stop()
         let payments = try hub.harness.history().filter { $0["body_kind"] as? String == "payment" }
-        #expect(payments.count == 2 && payments.allSatisfy { $0["outcome"] as? String == "played" }, "said once each: \(payments)")
+        #expect(payments.count == 3 && payments.allSatisfy { $0["outcome"] as? String == "played" }, "said once each: \(payments)")
     }
 
     /// The clerk hears the same words from a text as from a payment: where payments must be

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HeraldCalendar
 import HeraldCore
@@ -30,11 +31,13 @@ public actor CalendarService {
         public var problem: String?
         /// Occurrences in the next 7 days.
         public var eventsThisWeek: Int
+        /// Events not said and why (a line libical could not read, a rule every second), at most 5.
+        public var skipped: [String] = []
         /// The next firings, soonest first.
         public var next: [Upcoming]
 
         enum CodingKeys: String, CodingKey {
-            case name, source, problem, next
+            case name, source, problem, next, skipped
             case lastRead = "last_read", eventsThisWeek = "events_this_week"
         }
     }
@@ -51,6 +54,8 @@ public actor CalendarService {
     /// When each calendar's reading began (a start or the reload that added it).
     private var since: [String: Date] = [:]
     private var statuses: [String: Status] = [:]
+    /// What each calendar's last read skipped, so it is logged once per change.
+    private var lastSkipped: [String: [String]] = [:]
 
     public init(live: LiveContext, reminders: ReminderService, now: @escaping @Sendable () -> Date = { Date() }) {
         self.live = live
@@ -68,16 +73,18 @@ public actor CalendarService {
     /// After a start or a reload: each calendar read again from now, those removed forgotten
     /// (their firings go with them).
     public func configChanged() async {
+        // Every change to the loops before the one await: a second reload arriving during it
+        // finds them already replaced, and cancels these (a cancelled loop writes nothing more).
         for loop in loops.values { loop.cancel() }
         let calendars = live.value.configuration.calendars
         loops = [:]
         statuses = statuses.filter { name, _ in calendars.contains { $0.name == name } }
-        await reminders.syncCalendar(nil, firings: [], keeping: Set(calendars.map(\.name)))
+        since = since.filter { name, _ in calendars.contains { $0.name == name } }
         for calendar in calendars {
             if since[calendar.name] == nil { since[calendar.name] = now() }
             loops[calendar.name] = Task { await self.poll(calendar) }
         }
-        since = since.filter { name, _ in calendars.contains { $0.name == name } }
+        await reminders.syncCalendar(nil, firings: [], keeping: Set(calendars.map(\.name)))
     }
 
     public func list() -> [Status] { statuses.values.sorted { $0.name < $1.name } }
@@ -93,7 +100,8 @@ public actor CalendarService {
     private func poll(_ calendar: CalendarSettings) async {
         let context = live.value
         let folder = (context.configuration.stateDirectory as NSString).appendingPathComponent("calendars")
-        guard let client = context.httpClient else { return }
+        // The daemon's client; a context without one (a test's) still reads files and URLs.
+        let client = context.httpClient ?? HTTPClient.shared
         let fetcher = CalendarFetcher(settings: calendar, cacheFile: (folder as NSString).appendingPathComponent("\(calendar.name).json"),
                                       httpClient: client, logger: context.logger)
         var lastProblem: String?
@@ -106,9 +114,11 @@ public actor CalendarService {
             HeraldMetrics.calendarRead(calendar.name, ok: fetched.problem == nil && planned != nil, at: now().timeIntervalSince1970, firings: planned?.firings.count ?? 0)
             if let plan = planned {
                 await reminders.syncCalendar(calendar.name, firings: plan.firings.map { ($0.reminder, $0.at) })
+                // A reload replaced this loop meanwhile: its status is the new loop's to write.
+                guard !Task.isCancelled else { return }
                 statuses[calendar.name] = Status(
                     name: calendar.name, source: Self.describe(calendar.source), lastRead: fetched.readAt, problem: fetched.problem,
-                    eventsThisWeek: plan.eventsThisWeek,
+                    eventsThisWeek: plan.eventsThisWeek, skipped: Array(plan.skipped.prefix(5)),
                     next: plan.firings.filter { $0.at > now() }.prefix(5).map { Status.Upcoming(at: $0.at, says: $0.reminder.body, starts: $0.starts) })
             } else {
                 statuses[calendar.name, default: Status(name: calendar.name, source: Self.describe(calendar.source), lastRead: nil,
@@ -120,7 +130,7 @@ public actor CalendarService {
     /// The firings of `objects` in the planning window, as reminders; nil when they could not be
     /// read (logged once per change of the reason).
     private func plan(_ calendar: CalendarSettings, _ objects: [String], logger: Logger, lastProblem: inout String?)
-        -> (firings: [(reminder: Reminder, at: Date, starts: Date)], eventsThisWeek: Int)? {
+        -> (firings: [(reminder: Reminder, at: Date, starts: Date)], eventsThisWeek: Int, skipped: [String])? {
         let configuration = live.value.configuration
         let zone = configuration.quietHours.timeZone
         let instant = now()
@@ -137,7 +147,11 @@ public actor CalendarService {
                      at: firing.at, starts: firing.occurrence.start)
                 }
             let week = read.occurrences.filter { $0.start >= instant && $0.start < instant.addingTimeInterval(7 * 86_400) }.count
-            return (firings, week)
+            if !read.skipped.isEmpty, read.skipped != lastSkipped[calendar.name] {
+                logger.warning("calendar \(calendar.name): not said: \(read.skipped.prefix(5).joined(separator: "; "))")
+            }
+            lastSkipped[calendar.name] = read.skipped
+            return (firings, week, read.skipped)
         } catch {
             let problem = "not iCalendar: \(error)"
             if problem != lastProblem { logger.error("calendar \(calendar.name): \(problem); nothing of it is said until it reads") }

@@ -135,6 +135,9 @@ public actor ReminderService {
     public func syncCalendar(_ calendar: String?, firings: [(reminder: Reminder, at: Date)], keeping: Set<String> = []) async {
         do {
             try await serially {
+                // A calendar's loop cancelled by a reload (its calendar perhaps removed) while it
+                // waited its turn: what it read is not written (the removal may have run first).
+                guard calendar == nil || !Task.isCancelled else { return }
                 try await database.syncCalendarFirings(calendar: calendar, firings, keeping: keeping, now: now())
                 try await reload()
             }

@@ -3,14 +3,14 @@ import HeraldCore
 
 /// One moment an occurrence is said, and what names it across reads, restarts and reloads.
 public struct CalendarFiring: Sendable, Equatable {
-    /// Which rule made it: the event's own alarm (its index), the calendar's lead, the start, or
-    /// the morning of an all-day event.
+    /// Which rule made it: the event's own alarm (named by its trigger, so adding or reordering
+    /// alarms renames none), the calendar's lead, the start, or the morning of an all-day event.
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
-        case alarm(Int), lead, start, day
+        case alarm(String), lead, start, day
 
         public var description: String {
             switch self {
-            case .alarm(let index): "alarm\(index)"
+            case .alarm(let trigger): "alarm\(trigger)"
             case .lead: "lead"
             case .start: "start"
             case .day: "day"
@@ -45,11 +45,12 @@ public enum CalendarPlanner {
         for occurrence in occurrences {
             if occurrence.cancelled && settings.skipCancelled { continue }
             if occurrence.free && settings.skipFree { continue }
-            var planned: [(Date, CalendarFiring.Kind)] = occurrence.alarms.enumerated().map { index, alarm in
+            var planned: [(Date, CalendarFiring.Kind)] = occurrence.alarms.map { alarm in
                 switch alarm {
-                case .absolute(let at): (at, .alarm(index))
+                case .absolute(let at): (at, .alarm("@\(Int(at.timeIntervalSince1970))"))
                 case .relative(let seconds, let fromEnd):
-                    ((fromEnd ? occurrence.end ?? occurrence.start : occurrence.start).addingTimeInterval(TimeInterval(seconds)), .alarm(index))
+                    ((fromEnd ? occurrence.end ?? occurrence.start : occurrence.start).addingTimeInterval(TimeInterval(seconds)),
+                     .alarm("\(fromEnd ? "end" : "start")\(seconds >= 0 ? "+" : "")\(seconds)"))
                 }
             }
             if let day = occurrence.allDayDate {
@@ -58,9 +59,9 @@ public enum CalendarPlanner {
                 if planned.isEmpty { planned.append((occurrence.start.addingTimeInterval(-settings.lead.inSeconds), .lead)) }
                 if settings.atStart { planned.append((occurrence.start, .start)) }
             }
-            // Two rules at the same moment are said once.
+            // Two rules at the same moment are said once, under the same name whatever their order.
             var moments = Set<Date>()
-            for (at, kind) in planned where moments.insert(at).inserted {
+            for (at, kind) in planned.sorted(by: { ($0.0, $0.1.description) < ($1.0, $1.1.description) }) where moments.insert(at).inserted {
                 firings.append(CalendarFiring(at: at, kind: kind, occurrence: occurrence))
             }
         }

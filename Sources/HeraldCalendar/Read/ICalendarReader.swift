@@ -48,6 +48,10 @@ public enum ICalendarReader {
             var replaced: [String: Set<Date>] = [:]
             for event in overrides {
                 guard let uid = uid(of: event), let property = icalcomponent_get_first_property(event, ICAL_RECURRENCEID_PROPERTY) else { continue }
+                guard icalcomponent_count_errors(event) == 0 else {
+                    expansion.skipped.append("\(uid): a line of a moved occurrence could not be read")
+                    continue
+                }
                 let original = expansion.instant(icalproperty_get_datetime_with_component(property, event)).at
                 replaced[uid, default: []].insert(original)
                 expansion.add(event, uid: uid, start: icalcomponent_get_dtstart(event), recurrenceID: original)
@@ -55,6 +59,12 @@ public enum ICalendarReader {
             for event in events where icalcomponent_get_first_property(event, ICAL_RECURRENCEID_PROPERTY) == nil {
                 guard let uid = uid(of: event) else {
                     expansion.skipped.append("an event with no UID")
+                    continue
+                }
+                // libical keeps a line it could not read as an X-LIC-ERROR property: such an
+                // event is not said (its time may be what was wrong), the rest of the calendar is.
+                guard icalcomponent_count_errors(event) == 0 else {
+                    expansion.skipped.append("\(uid): a line of it could not be read")
                     continue
                 }
                 expansion.expand(event, uid: uid, except: replaced[uid] ?? [])
@@ -106,7 +116,8 @@ struct Expansion {
             add(event, uid: uid, start: start, recurrenceID: nil)
             return
         }
-        var starts: [icaltimetype] = []
+        // DTSTART is the first occurrence whatever the rule or dates say (RFC 5545, 3.8.5.3).
+        var starts: [icaltimetype] = [start]
         if let rule {
             let recurrence = icalproperty_get_rrule(rule)
             if recurrence.freq == ICAL_SECONDLY_RECURRENCE || recurrence.freq == ICAL_MINUTELY_RECURRENCE {
@@ -118,9 +129,13 @@ struct Expansion {
                 return
             }
             defer { icalrecur_iterator_free(iterator) }
-            // Jump close to the window when the rule allows it (a COUNT must be counted from the start).
+            // Jump close to the window when the rule allows it: not with a COUNT (counted from the
+            // start; libical refuses), nor an INTERVAL over 1 (libical 3.0 can misalign those
+            // after a jump), which step fast enough anyway. The 2 days of margin cover a floating
+            // start, whose wall clock libical reads as UTC here.
             let lead = from.addingTimeInterval(-2 * 86_400)
-            if instant(start).at < lead {
+            if instant(start).at < lead, recurrence.count == 0, recurrence.interval <= 1 {
+                // Refused (0), it iterates from DTSTART: slower, the same occurrences.
                 _ = icalrecur_iterator_set_start(iterator, icaltime_from_timet_with_zone(time_t(lead.timeIntervalSince1970), start.is_date, start.zone))
             }
             var steps = 0
@@ -139,7 +154,15 @@ struct Expansion {
         }
         var property = dates
         while let found = property {
-            starts.append(icalproperty_get_datetime_with_component(found, event))
+            // A PERIOD value (RDATE;VALUE=PERIOD) starts at its period's start, in the event's zone.
+            let value = icalproperty_get_rdate(found)
+            if icaltime_is_null_time(value.time) == 0 {
+                starts.append(icalproperty_get_datetime_with_component(found, event))
+            } else if icaltime_is_null_time(value.period.start) == 0 {
+                var periodStart = value.period.start
+                if periodStart.zone == nil && icaltime_is_utc(periodStart) == 0 { periodStart.zone = start.zone }
+                starts.append(periodStart)
+            }
             property = icalcomponent_get_next_property(event, ICAL_RDATE_PROPERTY)
         }
         var seen = Set<Date>()

@@ -83,8 +83,10 @@ public struct ReminderReport: Sendable, Encodable, Equatable {
             }
             lines[name] = entry
         }
+        // An acknowledgement counts for a firing of the report, matched by reminder and due time.
+        let counted = Set(firings.filter { $0.due >= from && $0.due < to }.map { "\($0.reminderID)|\($0.due.timeIntervalSince1970)" })
         var waits: [String: [Double]] = [:]
-        for ack in acks where ack.due >= from && ack.due < to {
+        for ack in acks where counted.contains("\(ack.reminderID)|\(ack.due.timeIntervalSince1970)") {
             let name = line(of: ack.reminderID)
             guard var entry = lines[name] else { continue }
             entry.acknowledged += 1
