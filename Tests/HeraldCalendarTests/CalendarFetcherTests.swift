@@ -74,6 +74,11 @@ struct CalendarFetcherTests {
         let restarted = await fetcher().fetch()
         #expect(restarted.problem != nil && restarted.objects == [first] && restarted.fromCache)
         #expect(abs((restarted.readAt ?? .distantPast).timeIntervalSince(read.readAt ?? .distantFuture)) < 1, "when the copy was read, to the second")
+        // The config now names another file for the same calendar: the old copy is not its.
+        let moved = CalendarFetcher(settings: CalendarSettings(name: "agency", source: .icsFile(folder + "/other.ics")), cacheFile: cache,
+                                    httpClient: client, logger: Logger(label: "test"))
+        let other = await moved.fetch()
+        #expect(other.problem != nil && other.objects.isEmpty && !other.fromCache, "\(other)")
     }
 
     @Test func anICSAddressThatCannotBeReachedKeepsNothingItDidNotHave() async throws {

@@ -4,6 +4,9 @@ import Foundation
 /// restart says from while the calendar's server is down, and the validators that let an
 /// unchanged calendar cost one small request.
 struct CalendarCopy: Codable, Equatable {
+    /// Where it was read from (`CalendarFetcher.identity`): a calendar whose address or user
+    /// changed in the config does not start from another calendar's copy.
+    var source: String
     /// Its iCalendar objects: one per CalDAV resource, or the one .ics body.
     var objects: [String]
     /// When it was read from its source.
@@ -18,7 +21,7 @@ struct CalendarCopy: Codable, Equatable {
     var fileStamp: String?
 
     enum CodingKeys: String, CodingKey {
-        case objects, etag, ctag
+        case source, objects, etag, ctag
         case readAt = "read_at", lastModified = "last_modified", syncToken = "sync_token", fileStamp = "file_stamp"
     }
 

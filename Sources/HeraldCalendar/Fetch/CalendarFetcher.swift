@@ -48,7 +48,7 @@ public actor CalendarFetcher {
     /// Reads it once; never throws: a failure answers with the last good copy and the reason.
     public func fetch() async -> CalendarFetch {
         if !loaded {
-            copy = CalendarCopy.read(cacheFile)
+            copy = CalendarCopy.read(cacheFile).flatMap { $0.source == identity ? $0 : nil }
             loaded = true
         }
         do {
@@ -73,6 +73,15 @@ public actor CalendarFetcher {
         }
     }
 
+    /// The source and the user it is read as: what a kept copy must have been read from.
+    var identity: String {
+        switch settings.source {
+        case .caldav(let url): "caldav \(url.absoluteString) as \(settings.username ?? "")"
+        case .icsURL(let url): "ics \(url.absoluteString) as \(settings.username ?? "")"
+        case .icsFile(let path): "file \(path)"
+        }
+    }
+
     /// A new copy, or nil when the source says nothing changed since `copy`.
     private func readSource() async throws -> CalendarCopy? {
         switch settings.source {
@@ -89,7 +98,7 @@ public actor CalendarFetcher {
         if let copy, copy.fileStamp == stamp { return nil }
         guard status.st_size <= Self.maxBytes else { throw CalendarFetchError("\(path) is over \(Self.maxBytes >> 20) MB: not a calendar") }
         guard let data = FileManager.default.contents(atPath: path) else { throw CalendarFetchError("cannot read \(path)") }
-        var read = CalendarCopy(objects: [try Self.calendarText(data, from: path)], readAt: Date())
+        var read = CalendarCopy(source: identity, objects: [try Self.calendarText(data, from: path)], readAt: Date())
         read.fileStamp = stamp
         return read
     }
@@ -103,7 +112,7 @@ public actor CalendarFetcher {
         let (status, answer, body) = try await request(.GET, url, headers: headers, followRedirects: true)
         if status == 304 { return nil }
         try Self.check(status, url)
-        var read = CalendarCopy(objects: [try Self.calendarText(body, from: url.absoluteString)], readAt: Date())
+        var read = CalendarCopy(source: identity, objects: [try Self.calendarText(body, from: url.absoluteString)], readAt: Date())
         read.etag = answer.first(name: "ETag")
         read.lastModified = answer.first(name: "Last-Modified")
         return read
@@ -125,7 +134,7 @@ public actor CalendarFetcher {
         for object in objects where !Self.isCalendar(object) {
             throw CalendarFetchError("\(url.absoluteString) gave calendar data that is not iCalendar")
         }
-        var read = CalendarCopy(objects: objects, readAt: Date())
+        var read = CalendarCopy(source: identity, objects: objects, readAt: Date())
         (read.ctag, read.syncToken) = (ctag, token)
         return read
     }
