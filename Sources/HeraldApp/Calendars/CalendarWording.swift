@@ -15,8 +15,10 @@ enum CalendarWording {
         let occurrence = firing.occurrence
         var event = occurrence.summary.isEmpty ? "?" : occurrence.summary
         if calendar.sayLocation, let location = occurrence.location { event += ", " + location }
+        // The event's own words go in last: a summary holding "{time}" stays as written.
         func fill(_ template: String, _ values: [String: String]) -> String {
-            values.reduce(template) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            values.sorted { ($0.key == "{event}" ? 1 : 0, $0.key) < ($1.key == "{event}" ? 1 : 0, $1.key) }
+                .reduce(template) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }
         var clock = Calendar(identifier: .gregorian)
         clock.timeZone = zone
