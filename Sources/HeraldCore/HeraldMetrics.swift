@@ -26,6 +26,7 @@ public enum HeraldMetrics {
         ("herald_reminder_escalations_total", "Caregiver webhooks sent for unanswered or missed reminders, by result (delivered or failed)."),
         ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
         ("herald_room_announcements_total", "Each room's part of announcements to rooms (houses with rooms: only), by room and outcome (played, missed, failed, suppressed_muted, interrupted)."),
+        ("herald_decoded_clips_bytes", "Bytes of decoded audio kept in memory (voice pack words, chimes, cached sentences), bounded at 64 MiB: memory that grows to this bound is the cache, not a leak."),
         ("herald_build_info", "Always 1; the version label is `herald --version`."),
     ]
 
@@ -50,6 +51,11 @@ public enum HeraldMetrics {
         for result in ["hit", "miss"] { Counter(label: "herald_cache_lookups_total", dimensions: [("result", result)]).increment(by: 0) }
         Gauge(label: "herald_build_info", dimensions: [("version", version)]).record(1)
         for reason in Refusal.allCases { refused(reason, via: reason == .retained ? "mqtt" : "http", count: 0) }
+    }
+
+    /// The decoded-clip store's size after a change (`DecodedClips`).
+    public static func decodedClips(bytes: Int) {
+        Gauge(label: "herald_decoded_clips_bytes").record(bytes)
     }
 
     /// Why a request or message was refused before it reached the queue.

@@ -73,6 +73,8 @@ public final class DecodedClips: Sendable {
             state.tick += 1
             state.entries[key] = Entry(stamp: stamp, clip: clip, bytes: bytes, lastUse: state.tick)
             state.bytes += bytes
+            // A gauge, so a soak can tell the store filling to its bound from memory that leaks.
+            HeraldMetrics.decodedClips(bytes: state.bytes)
         }
     }
 }

@@ -133,8 +133,17 @@ final class HeraldUnderTest: @unchecked Sendable {
         return answer.body["daemon"] as? [String: Any]
     }
 
+    /// The daemon's decoded-clip store in MB (`herald_decoded_clips_bytes` on `/metrics`); 0 before
+    /// its first change, nil when the daemon does not answer.
+    func decodedClipsMB() async -> Double? {
+        guard let response = try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(2)),
+              response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 22) else { return nil }
+        let line = String(buffer: body).split(separator: "\n").first { $0.hasPrefix("herald_decoded_clips_bytes ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 / 1_048_576 } ?? 0
+    }
+
     /// Resident memory and open file descriptors of the running daemon.
-    func resources() -> ResourceSample? {
+    func resources(decodedClipsMB: Double? = nil) -> ResourceSample? {
         guard let pid else { return nil }
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
@@ -144,20 +153,26 @@ final class HeraldUnderTest: @unchecked Sendable {
             return kilobytes / 1024
         }
         guard let rss = megabytes("VmRSS:"), let anon = megabytes("RssAnon:") else { return nil }
-        return ResourceSample(at: Date(), pid: pid, rssMB: rss, anonMB: anon, fds: fds.count)
+        return ResourceSample(at: Date(), pid: pid, rssMB: rss, anonMB: anon, decodedClipsMB: decodedClipsMB, fds: fds.count)
     }
 }
 
 /// One look at the daemon's memory and descriptors. `anonMB` is the part of the RSS that is the
 /// process's own (heap, stacks): a leak shows there. The rest of the RSS is pages of the binary and
 /// its libraries, read in as code paths are first taken, bounded by their size and given back
-/// under pressure.
+/// under pressure. `decodedClipsMB` is the part of the anonymous memory that is the daemon's
+/// decoded-clip store, which fills up to its bound (64 MiB) as sentences are said again: what is
+/// left (`ownMB`) is what must stay level.
 struct ResourceSample {
     let at: Date
     let pid: Int32
     let rssMB: Double
     let anonMB: Double
+    let decodedClipsMB: Double?
     let fds: Int
+
+    /// Anonymous memory less the decoded-clip store (all of it when the store's size is unknown).
+    var ownMB: Double { anonMB - (decodedClipsMB ?? 0) }
 }
 
 /// The soak's own Mosquitto (persistent, so a clean restart keeps what it queued), and the

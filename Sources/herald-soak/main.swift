@@ -92,7 +92,8 @@ let healthLoop = Task {
 }
 let resourceLoop = Task {
     while !Task.isCancelled {
-        if let sample = herald.resources() { history.sample(sample) }
+        let decoded = await herald.decodedClipsMB()
+        if let sample = herald.resources(decodedClipsMB: decoded) { history.sample(sample) }
         try? await Task.sleep(for: .seconds(10))
     }
 }
