@@ -57,7 +57,7 @@ enum ConfigSchema {
         "fleet.alarms.low_disk": .scalar, "fleet.alarms.webhook": .scalar,
         "fleet.tokens": .openMapping, "fleet.tls_cert": .scalar, "fleet.tls_key": .scalar, "fleet.share_group": .scalar,
         "reminders.grace": .scalar, "reminders.escalate": .scalar, "reminders.escalate_attempts": .scalar,
-        "reminders.list": .records, "calendars": .records,
+        "reminders.list": .records, "calendars": .records, "buttons": .records,
         "quiet_hours.windows": .list, "quiet_hours.target_volume": .scalar, "quiet_hours.time_zone": .scalar,
         "priorities.critical.quiet_hours": .scalar, "priorities.high.quiet_hours": .scalar,
         "priorities.normal.quiet_hours": .scalar, "priorities.low.quiet_hours": .scalar,

@@ -77,6 +77,8 @@ struct ConfigValues {
         // After the rooms: a reminder's rooms are checked against them.
         readReminders(into: &result.reminders, soundsDirectory: result.soundsDirectory, rooms: result.rooms)
         result.calendars = readCalendars(rooms: result.rooms)
+        result.buttons = readButtons(rooms: result.rooms, mqtt: result.mqtt)
+        result.mqtt?.buttonTopics = result.buttons.compactMap(\.mqttTopic)
         result.quietHours = quietHours(defaults: defaults.quietHours, safeguard: result.safeguard)
         result.queue.requestIDRetentionDays = integer("queue.request_id_retention_days", range: 1...3650) ?? result.queue.requestIDRetentionDays
         result.history.retentionDays = integer("history.retention_days", range: 0...36_500) ?? result.history.retentionDays

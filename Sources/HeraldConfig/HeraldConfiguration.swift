@@ -29,6 +29,8 @@ public struct HeraldConfiguration: Sendable, Equatable {
     public var reminders = ReminderSettings()
     /// `calendars:`: calendars whose events are said as reminders.
     public var calendars: [CalendarSettings] = []
+    /// `buttons:`: buttons whose presses acknowledge, repeat, total, call for help (docs/buttons.md).
+    public var buttons: [ButtonSettings] = []
     /// `quiet_hours` and `priorities.<p>.quiet_hours`.
     public var quietHours = QuietHours()
     /// `rooms:` and `groups:` as the file gives them; nil when it names no rooms.

@@ -48,8 +48,11 @@ public struct MQTTSettings: Sendable, Equatable {
     public var statusTopic: String { "herald/\(hub)/status" }
     public var healthTopic: String { "herald/\(hub)/health" }
     public func groupTopic(_ group: String) -> String { "herald/groups/\(group)/announce" }
+    /// The topics of `buttons:` that come over MQTT (zigbee2mqtt's `zigbee2mqtt/<name>`): their
+    /// messages are presses, never announcements.
+    public var buttonTopics: [String] = []
     /// Every topic the hub subscribes to.
-    public var subscriptions: [String] { [announceTopic] + groups.map(groupTopic) }
+    public var subscriptions: [String] { [announceTopic] + groups.map(groupTopic) + buttonTopics }
 
     /// A topic level Herald may use as a hub or group name: no MQTT wildcards or separators.
     public static func isTopicName(_ name: String) -> Bool {

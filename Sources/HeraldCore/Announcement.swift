@@ -3,6 +3,8 @@ import Foundation
 /// Where an announcement came from.
 public enum AnnouncementSource: String, Sendable, Codable, CaseIterable {
     case cli, api, push, reminder, mqtt
+    /// A button's answer or repeat (`buttons:`): the client is the button's name.
+    case button
 }
 
 /// How urgent an announcement is (DESIGN.md "Priorities").
@@ -83,6 +85,9 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
     /// One outcome per room it was played in (or meant for), once it ended; nil in a row of one
     /// room's house (no `rooms:` in the config) and in rows of earlier versions.
     public var rooms: [RoomOutcome]?
+    /// The row this one says again (`POST /v1/announcements/{id}/replay`, a button's `repeat`);
+    /// nil for everything sent. A payment said again is not counted in the day's total.
+    public var replayOf: String?
 
     /// Column and JSON names, spelled out: automatic snake_case turns `requestID` into
     /// `request_id` one way and back into `requestId` the other.
@@ -93,7 +98,7 @@ public struct AnnouncementRecord: Sendable, Codable, Equatable {
         case streamsDucked = "streams_ducked", queuedAt = "queued_at", startedAt = "started_at"
         case finishedAt = "finished_at", onsetLatencyMilliseconds = "onset_latency_milliseconds"
         case durationMilliseconds = "duration_milliseconds", reminderID = "reminder_id", signedBy = "signed_by"
-        case requestedRooms = "requested_rooms", rooms
+        case requestedRooms = "requested_rooms", rooms, replayOf = "replay_of"
     }
 
     public init(id: String = UUID().uuidString.lowercased(), requestID: String? = nil, client: String = "",

@@ -39,6 +39,8 @@ public struct AnnouncementRequest: Sendable {
     public var signatureMAC: String?
     /// Room and group names it goes to; nil for its priority's or the house's default rooms.
     public var rooms: [String]?
+    /// The row it says again (a replay, a button's `repeat`): a payment said again is no new payment.
+    public var replayOf: String?
 
     /// Which reminder, which occurrence, and whether it is said after its time.
     public struct ReminderFiring: Sendable, Equatable {
@@ -108,5 +110,6 @@ public struct AnnouncementRequest: Sendable {
         reminder = record.reminderID.map { ReminderFiring(id: $0, due: record.queuedAt, late: late) }
         signedBy = record.signedBy
         rooms = record.requestedRooms
+        replayOf = record.replayOf
     }
 }

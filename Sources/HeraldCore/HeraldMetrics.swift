@@ -26,6 +26,7 @@ public enum HeraldMetrics {
         ("herald_reminder_escalations_total", "Caregiver webhooks sent for unanswered or missed reminders, by result (delivered or failed)."),
         ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
         ("herald_room_announcements_total", "Each room's part of announcements to rooms (houses with rooms: only), by room and outcome (played, missed, failed, suppressed_muted, interrupted)."),
+        ("herald_button_presses_total", "Button presses (buttons:), by action (none for an unknown button or event) and result (done, nothing, ignored, refused, failed)."),
         ("herald_decoded_clips_bytes", "Bytes of decoded audio kept in memory (voice pack words, chimes, cached sentences), bounded at 64 MiB: memory that grows to this bound is the cache, not a leak."),
         ("herald_build_info", "Always 1; the version label is `herald --version`."),
     ]
@@ -51,6 +52,11 @@ public enum HeraldMetrics {
         for result in ["hit", "miss"] { Counter(label: "herald_cache_lookups_total", dimensions: [("result", result)]).increment(by: 0) }
         Gauge(label: "herald_build_info", dimensions: [("version", version)]).record(1)
         for reason in Refusal.allCases { refused(reason, via: reason == .retained ? "mqtt" : "http", count: 0) }
+    }
+
+    /// One press of a button.
+    public static func buttonPressed(action: String, result: String) {
+        Counter(label: "herald_button_presses_total", dimensions: [("action", action), ("result", result)]).increment()
     }
 
     /// The decoded-clip store's size after a change (`DecodedClips`).

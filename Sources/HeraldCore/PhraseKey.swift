@@ -22,13 +22,33 @@ public enum PhraseKey: String, Sendable, CaseIterable {
     case appointmentToday = "appointment_today"
     /// An all-day event the day before: "Tomorrow: {event}".
     case appointmentTomorrow = "appointment_tomorrow"
+    /// A button's `ack`: "Thank you."
+    case thankYou = "thank_you"
+    /// A button's `ack` with no reminder waiting: "Nothing is waiting."
+    case nothingWaiting = "nothing_waiting"
+    /// A button's `repeat` with nothing to say again: "Nothing to repeat."
+    case nothingToRepeat = "nothing_to_repeat"
+    /// A button's `total`, per currency: "Payments today: {count}, total {amount}".
+    case paymentsToday = "payments_today"
+    /// A button's `total` with none: "No payments today."
+    case noPaymentsToday = "no_payments_today"
+    /// A button's `help`: "Help is needed: {where}".
+    case helpCall = "help_call"
+    /// A button's `quiet`: "Quiet for {when}."
+    case quietFor = "quiet_for"
+    /// A button's `volume_up` or `volume_down`, said at the new level: "Volume {level}."
+    case volume
 
     /// The placeholders its template must hold, each exactly once.
     public var placeholders: [String] {
         switch self {
         case .payment: ["{amount}"]
         case .summary: ["{count}", "{amount}"]
-        case .quiet, .test: []
+        case .quiet, .test, .thankYou, .nothingWaiting, .nothingToRepeat, .noPaymentsToday: []
+        case .paymentsToday: ["{count}", "{amount}"]
+        case .helpCall: ["{where}"]
+        case .quietFor: ["{when}"]
+        case .volume: ["{level}"]
         case .appointment: ["{when}", "{event}", "{time}"]
         case .appointmentNow, .appointmentToday, .appointmentTomorrow: ["{event}"]
         }

@@ -33,6 +33,7 @@ extension HubHealth {
         let lastPlayed = (try? await store.announcements(since: nil, outcome: .played, limit: 1))?.first
         let waiting = await reminders?.waiting() ?? []
         let unread = await calendars?.unread(for: 3600) ?? []
+        let help = waiting.filter { $0.reminder.origin == .button }.map(\.reminder.id)
         let normalMute = configuration.priorities.mutePolicy(for: .normal, fallback: configuration.safeguard.mutePolicy)
         return HubHealth(
             hub: settings.hub, version: version, at: now, uptimeSeconds: snapshot.uptimeSeconds,
@@ -43,7 +44,8 @@ extension HubHealth {
             reminders: Reminders(missed24h: missed, waitingAck: waiting.count, waitingSince: waiting.compactMap(\.waitingSince).min()),
             diskFreeBytes: freeBytes(near: configuration.databasePath),
             lastError: (lastFailed?.error ?? report.serverError ?? report.sinkError).map { String($0.prefix(maxErrorCharacters)) },
-            calendarsUnread: unread.isEmpty ? nil : Array(unread.prefix(maxRooms)))
+            calendarsUnread: unread.isEmpty ? nil : Array(unread.prefix(maxRooms)),
+            helpCalls: help.isEmpty ? nil : Array(help.prefix(maxRooms)))
     }
 
     /// Free bytes for an unprivileged writer on the file system holding `path`.

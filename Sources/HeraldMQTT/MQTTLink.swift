@@ -24,16 +24,19 @@ public struct MQTTLink: Service {
     let live: LiveContext
     let reminders: ReminderService?
     let calendars: CalendarService?
+    /// Presses from the buttons' topics (`buttons.<name>.mqtt`, zigbee2mqtt's).
+    let buttons: ButtonService?
     let version: String
     let logger: Logger
 
     public init(settings: MQTTSettings, daemon: AnnouncementDaemon, live: LiveContext, reminders: ReminderService?,
-                calendars: CalendarService? = nil, version: String, logger: Logger) {
+                calendars: CalendarService? = nil, buttons: ButtonService? = nil, version: String, logger: Logger) {
         self.settings = settings
         self.daemon = daemon
         self.live = live
         self.reminders = reminders
         self.calendars = calendars
+        self.buttons = buttons
         self.version = version
         self.logger = logger
         intake = AnnouncementIntake(live: live)
@@ -119,6 +122,11 @@ public struct MQTTLink: Service {
         let (topic, payload) = (message.topic, message.payload)
         guard settings.subscriptions.contains(topic) else {
             logger.warning("MQTT: ignored a message on \(topic), which Herald does not subscribe to")
+            return nil
+        }
+        // A button's topic carries presses, never announcements.
+        if settings.buttonTopics.contains(topic) {
+            await takePress(message)
             return nil
         }
         func refuse(_ error: any Error) async {

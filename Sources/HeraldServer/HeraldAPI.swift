@@ -22,13 +22,15 @@ public struct HeraldAPI: Sendable {
     let reminders: ReminderService?
     /// The calendars read into reminders (`GET /v1/calendars`); nil answers it 503.
     let calendars: CalendarService?
+    /// The buttons' presses (`POST /v1/buttons/{name}/{event}`); nil answers it 503.
+    let buttons: ButtonService?
     /// What `GET /metrics` renders: the process's one exporter.
     let metrics = MetricsExporter.shared
 
     /// Every request reads the config in force now: a reload applies to the API at once.
     public init(daemon: AnnouncementDaemon, live: LiveContext, version: String,
                 link: @escaping @Sendable () -> LinkStatus? = { nil }, reminders: ReminderService? = nil,
-                calendars: CalendarService? = nil) {
+                calendars: CalendarService? = nil, buttons: ButtonService? = nil) {
         self.daemon = daemon
         self.live = live
         self.version = version
@@ -36,6 +38,7 @@ public struct HeraldAPI: Sendable {
         self.link = link
         self.reminders = reminders
         self.calendars = calendars
+        self.buttons = buttons
     }
 
     var context: HeraldContext { live.value }
@@ -138,6 +141,7 @@ public struct HeraldAPI: Sendable {
         on(.get, "/admin.css") { _, _ in AdminPage.response(.style) }
         on(.get, "/v1/events") { _, _ in await eventStream() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
+        addButtonRoutes(router, routes: routes)
         return router
     }
 
@@ -212,6 +216,7 @@ public struct HeraldAPI: Sendable {
                 .counted(as: .signature)
         }
         request.requestID = nil
+        request.replayOf = id
         request.signedBy = nil
         request.signatureMAC = nil
         request.source = .api

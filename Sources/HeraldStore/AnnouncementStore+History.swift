@@ -9,6 +9,12 @@ extension AnnouncementStore {
         return try await memory.stats(since: since, until: until)
     }
 
+    /// The payments received in `[since, until)` (`PaymentTotals`), read as `stats` reads.
+    public func paymentTotals(since: Date, until: Date) async throws -> PaymentTotals {
+        if let totals = try await fileRead({ try await $0.paymentTotals(since: since, until: until) }) { return totals }
+        return try await memory.paymentTotals(since: since, until: until)
+    }
+
     /// Deletes the rows finished before `before` from the file; returns how many went. Rows
     /// waiting in memory are recent by nature: they are written first and pruned another day.
     public func prune(finishedBefore before: Date) async throws -> Int {

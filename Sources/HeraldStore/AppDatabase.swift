@@ -247,6 +247,25 @@ public struct AppDatabase: Sendable {
                 t.column("expires_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v13: buttons") { db in
+            // Every press, with what it did: the log a caregiver or shop owner reads back.
+            try db.create(table: "button_press") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("button", .text).notNull()
+                t.column("event", .text).notNull()
+                t.column("action", .text)
+                t.column("result", .text).notNull()
+                t.column("detail", .text).notNull()
+            }
+            // What a replay says again: a payment replayed is not counted twice in the day's total.
+            try db.alter(table: "announcement") { t in t.add(column: "replay_of", .text) }
+            // A room's volume as its buttons set it, over the config's target_volume.
+            try db.create(table: "room_volume") { t in
+                t.primaryKey("room", .text)
+                t.column("percent", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

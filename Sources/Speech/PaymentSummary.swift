@@ -21,15 +21,42 @@ public struct PaymentSummary: Sendable, Equatable {
         }
         let total = Amount(minorUnits: sum, currency: currency)
         guard total.majorUnits <= Amount.maximumMajorUnits else { return nil }
-        let count = Int64(amounts.count)
-        let countWords: String = switch grammar {
+        text = phrases.paymentsSummary
+            .replacingOccurrences(of: "{count}", with: Self.countWords(Int64(amounts.count), grammar: grammar))
+            .replacingOccurrences(of: "{amount}", with: grammar.words(for: total).text)
+        self.total = total
+    }
+
+    /// A count of payments in the words of `grammar`'s language ("four", "两", "vier").
+    static func countWords(_ count: Int64, grammar: any AmountGrammar) -> String {
+        switch grammar {
         case let chinese as ChineseAmountGrammar: count == 2 ? "两" : chinese.number(count).joined()
         case let cldr as CLDRAmountGrammar: cldr.number(count, before: .masculine).text
         default: EnglishAmountGrammar().number(count).text
         }
-        text = phrases.paymentsSummary
-            .replacingOccurrences(of: "{count}", with: countWords)
-            .replacingOccurrences(of: "{amount}", with: grammar.words(for: total).text)
-        self.total = total
+    }
+}
+
+/// Today's payments as a sentence per currency (a button's `total`): "Payments today: fourteen,
+/// total one thousand two hundred eighty-four rupees and fifty paise". In English (phrases and
+/// words) when Herald cannot say amounts in `language`.
+public enum PaymentTotalWording {
+    public static func text(_ totals: PaymentTotals, language: String, phrases: PhraseTable) -> String {
+        var phrases = phrases
+        let grammar: any AmountGrammar
+        if let own = try? AmountGrammars.grammar(for: language) { grammar = own } else {
+            grammar = EnglishAmountGrammar()
+            phrases = PhraseTable.english
+        }
+        guard !totals.totals.isEmpty else { return phrases.noPaymentsToday }
+        return totals.totals.compactMap { total -> String? in
+            guard let currency = Currency.named(total.currency) else { return nil }
+            let amount = Amount(minorUnits: total.minorUnits, currency: currency)
+            // Beyond what Herald speaks: the figures, read by the voice.
+            let words = amount.majorUnits <= Amount.maximumMajorUnits ? grammar.words(for: amount).text : amount.description
+            return phrases.paymentsToday
+                .replacingOccurrences(of: "{count}", with: PaymentSummary.countWords(Int64(total.count), grammar: grammar))
+                .replacingOccurrences(of: "{amount}", with: words)
+        }.joined(separator: ". ")
     }
 }

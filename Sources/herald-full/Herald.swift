@@ -17,7 +17,7 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
         version: version,
-        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self, CalendarCommand.self,
+        subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self, CalendarCommand.self, ButtonCommand.self, PayTotal.self,
                       PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self, Sign.self, Fleet.self])
 
     /// Everything this process creates is its user's alone (folders 0700, files 0600): the places
@@ -28,7 +28,9 @@ struct Herald: AsyncParsableCommand {
         // A write to a child that exited without reading (a TTS program, Piper) must fail with
         // EPIPE, not kill Herald: set once here, for the whole process.
         signal(SIGPIPE, SIG_IGN)
-        let arguments = globalOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
+        var arguments = globalOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
+        // `pay` takes any word as its amount: `herald pay total` is its own command.
+        if arguments.starts(with: ["pay", "total"]) { arguments = ["pay-total"] + arguments.dropFirst(2) }
         if ["play", "say", "pay"].contains(arguments.first ?? "") { SignalCanceller.catchEarly() }
         await main(arguments)
     }

@@ -52,11 +52,12 @@ extension Herald {
             // The MQTT link's settings are read at start: a reload does not reconnect it.
             let link = context.configuration.mqtt.map {
                 MQTTLink(settings: $0, daemon: parts.daemon, live: parts.live, reminders: parts.reminders, calendars: parts.calendars,
-                         version: Herald.version, logger: logger)
+                         buttons: parts.buttons, version: Herald.version, logger: logger)
             }
             let monitor = link?.monitor
             let api = HeraldAPI(daemon: parts.daemon, live: parts.live, version: Herald.version,
-                                link: { monitor?.snapshot() }, reminders: parts.reminders, calendars: parts.calendars)
+                                link: { monitor?.snapshot() }, reminders: parts.reminders, calendars: parts.calendars,
+                                buttons: parts.buttons)
             var edges: [any Service] = [api.application(logger: logger)]
             if let socket { edges.append(api.application(logger: logger, socket: socket)) }
             if let link { edges.append(link) }

@@ -59,7 +59,7 @@ extension AnnouncementDaemon {
             // in none yet.
             let said = machine.turns.deferred.isEmpty ? try await waitUntilFinished(id: record.id) ?? record : record
             guard said.outcome == nil, let held = machine.turns.deferred.first else { return .finished(said) }
-            return .deferred(said, until: context.configuration.quietHours.firstEnd(in: turnKit.rooms(for: held.item), after: now()))
+            return .deferred(said, until: quietHours.firstEnd(in: turnKit.rooms(for: held.item), after: now()))
         }
     }
 

@@ -20,7 +20,7 @@ extension AnnouncementDaemon {
     /// everywhere. An entry whose rooms all decide alike is held, suppressed or queued whole, as
     /// in a house of one room.
     func applyQuietHours(to entry: inout Entry) async -> QuietDecision {
-        let quiet = context.configuration.quietHours
+        let quiet = quietHours
         let now = self.now()
         let rooms = turnKit.rooms(for: entry.item)
         guard !rooms.isEmpty else {
@@ -126,7 +126,7 @@ extension AnnouncementDaemon {
     /// When a room's quiet hours end (see `releaseDeferredAsAJob`): one step of the daemon's.
     func releaseDeferred() async {
         let now = self.now()
-        let quiet = context.configuration.quietHours
+        let quiet = quietHours
         let ready = machine.turns.takeDeferred { entry in
             turnKit.rooms(for: entry.item).contains { !quiet.inRoom($0).isQuiet(at: now) }
         }
@@ -192,7 +192,7 @@ extension AnnouncementDaemon {
         deferredRelease?.cancel()
         guard machine.turns.deferredCount > 0, !machine.turns.stopping else { return }
         let now = self.now()
-        let quiet = context.configuration.quietHours
+        let quiet = quietHours
         // An entry none of whose rooms is quiet any more (a reload) goes now.
         let end = machine.turns.deferred.map { quiet.firstEnd(in: turnKit.rooms(for: $0.item), after: now) ?? now }.min() ?? now
         let sleep = self.sleep

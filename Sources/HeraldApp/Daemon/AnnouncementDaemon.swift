@@ -112,6 +112,10 @@ public actor AnnouncementDaemon {
     var waitLogged: String?
     var retry: Task<Void, Never>?
     var lastPlayedID: String?
+    /// The id of the last payment (or summary of payments) that played: a button's `repeat_payment`.
+    var lastPaymentID: String?
+    /// Until when a button's `quiet` holds every room (`holdQuiet`); not kept across a restart.
+    var quietHeldUntil: Date?
     let startedAt: Date
     var deferredRelease: Task<Void, Never>?
     let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -325,7 +329,10 @@ public actor AnnouncementDaemon {
             }
         case .log:
             var record = record
-            if record.outcome == .played { lastPlayedID = entry.id }
+            if record.outcome == .played {
+                lastPlayedID = entry.id
+                if entry.item.isPayment { lastPaymentID = entry.id }
+            }
             if record.outcome == .played, entry.item.request.reminder?.late == true { record.outcome = .late }
             await log(record, in: entry.item.store)
         case .replay(let closeSession):

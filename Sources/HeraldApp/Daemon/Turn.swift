@@ -35,6 +35,7 @@ struct Turn: Sendable {
         record.signedBy = request.signedBy
         record.signatureMAC = request.signatureMAC
         record.requestedRooms = request.rooms
+        record.replayOf = request.replayOf
         if case .payment(let amount) = request.body { record.amount = amount }
         return record
     }

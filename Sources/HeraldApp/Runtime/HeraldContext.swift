@@ -27,6 +27,8 @@ public struct HeraldContext: Sendable {
     /// by `herald serve` (`HTTPClient.Configuration.herald`), kept across reloads; nil in a
     /// process that fetches nothing.
     public var httpClient: HTTPClient?
+    /// The rooms' volumes as buttons set them, kept across reloads (`ButtonService` reads them in).
+    public let roomVolumes: RoomVolumes
 
     /// - Parameters:
     ///   - tolerant: when the database cannot be opened, log in memory (and say so in
@@ -38,6 +40,7 @@ public struct HeraldContext: Sendable {
         self.logger = logger
         self.tolerant = tolerant
         self.runtime = runtime
+        roomVolumes = RoomVolumes()
         let opened = Result { try AppDatabase(path: configuration.databasePath) }
         if case .failure(let error) = opened, !tolerant {
             throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
@@ -59,16 +62,18 @@ public struct HeraldContext: Sendable {
         var next: HeraldContext
         if configuration.databasePath == self.configuration.databasePath {
             next = HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
-                                 tolerant: tolerant, runtime: runtime)
+                                 tolerant: tolerant, runtime: runtime, roomVolumes: roomVolumes)
         } else {
             next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant, runtime: runtime)
+            next.roomVolumes.replace(roomVolumes.all)
         }
         next.httpClient = httpClient
         return next
     }
 
     private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,
-                 journal: RestoreJournalStore, tolerant: Bool, runtime: RuntimeLocation) {
+                 journal: RestoreJournalStore, tolerant: Bool, runtime: RuntimeLocation, roomVolumes: RoomVolumes) {
+        self.roomVolumes = roomVolumes
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger

@@ -20,6 +20,8 @@ public struct HeraldDaemon: Service {
         public let reminders: ReminderService
         /// Calendars read into reminders (`calendars:`).
         public let calendars: CalendarService
+        /// The buttons' presses (`buttons:`).
+        public let buttons: ButtonService
         public let logger: Logger
         let connector: SoundConnector
         let soundChanges: AsyncStream<Void>
@@ -55,6 +57,7 @@ public struct HeraldDaemon: Service {
         let daemon = AnnouncementDaemon(live: live, connector: connector, warmFormat: warm.speechFormat)
         let reminders = ReminderService(live: live, daemon: daemon)
         return Parts(live: live, daemon: daemon, reminders: reminders, calendars: CalendarService(live: live, reminders: reminders),
+                     buttons: ButtonService(live: live, daemon: daemon, reminders: reminders),
                      logger: logger, connector: connector, soundChanges: soundChanges)
     }
 
@@ -99,6 +102,8 @@ struct QueueService: Service {
                 // Reminders feed the queue, calendars feed reminders; they stop with it (cancelled below).
                 group.addTask { await reminders.run() }
                 group.addTask { await calendars.run() }
+                // The rooms' volumes the buttons set, before the first announcement if it can.
+                group.addTask { await parts.buttons.start() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
                 group.addTask {
                     // At start, then daily: history.retention_days.

@@ -112,7 +112,7 @@ public final class SafeguardSession: Sendable {
         var bySink: [String: Result<RoomOpening, any Error>] = [:]
         await withTaskGroup(of: (String, Result<RoomOpening, any Error>).self) { group in
             for (sink, index) in firstRoomOfSink {
-                let room = placements[index].room, settings = room.safeguard
+                let room = placements[index].room, settings = context.roomVolumes.applied(to: room.safeguard, room: room.name)
                 group.addTask {
                     let safeguard = context.safeguard(on: sound, settings: settings, quietTarget: quietTargets[room.name])
                     let mute = context.configuration.priorities.mutePolicy(for: priority, fallback: settings.mutePolicy)

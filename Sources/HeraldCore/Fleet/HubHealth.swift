@@ -83,11 +83,14 @@ public struct HubHealth: Codable, Sendable, Equatable {
     /// Calendars (`calendars:`) not read for an hour or more: what they say may be out of date.
     /// Absent from a hub without calendars, or one older than them.
     public var calendarsUnread: [String]?
+    /// Calls for help from a button (`help`) said and not yet acknowledged, by their reminder
+    /// ids. Absent when there is none.
+    public var helpCalls: [String]?
 
     public init(hub: String, version: String, at: Date, uptimeSeconds: Int, intervalSeconds: Int, groups: [String] = [],
                 mutePolicy: String = "override", rooms: [Room] = [], queue: Int = 0, lastPlayedAt: Date? = nil,
                 outcomes24h: [String: Int] = [:], failed1h: Int = 0, reminders: Reminders = Reminders(),
-                diskFreeBytes: Int64? = nil, lastError: String? = nil, calendarsUnread: [String]? = nil) {
+                diskFreeBytes: Int64? = nil, lastError: String? = nil, calendarsUnread: [String]? = nil, helpCalls: [String]? = nil) {
         self.hub = hub
         self.version = version
         self.at = at
@@ -104,6 +107,7 @@ public struct HubHealth: Codable, Sendable, Equatable {
         self.diskFreeBytes = diskFreeBytes
         self.lastError = lastError
         self.calendarsUnread = calendarsUnread
+        self.helpCalls = helpCalls
     }
 
     enum CodingKeys: String, CodingKey {
@@ -111,6 +115,7 @@ public struct HubHealth: Codable, Sendable, Equatable {
         case uptimeSeconds = "uptime_s", intervalSeconds = "interval_s", mutePolicy = "mute_policy"
         case lastPlayedAt = "last_played_at", outcomes24h = "outcomes_24h", failed1h = "failed_1h"
         case diskFreeBytes = "disk_free_bytes", lastError = "last_error", calendarsUnread = "calendars_unread"
+        case helpCalls = "help_calls"
     }
 
     /// The most rooms a heartbeat lists, and the longest error it carries: it stays under 2 KB.

@@ -47,6 +47,9 @@ public struct QuietHours: Sendable, Equatable {
     public var policies: [Priority: QuietHoursPolicy]
     /// The zone the windows are read in: the system's unless `quiet_hours.time_zone` says.
     public var timeZone: TimeZone
+    /// A button's `quiet` (not the config's): every room is quiet until then, and everything but
+    /// critical waits for its end (`defer`), whatever the priorities' policies say.
+    public var heldUntil: Date?
 
     public init(windows: [QuietWindow] = [], targetVolume: Volume = Volume(percent: 35),
                 policies: [Priority: QuietHoursPolicy] = QuietHours.defaultPolicies, timeZone: TimeZone = .current) {
@@ -68,8 +71,13 @@ public struct QuietHours: Sendable, Equatable {
         return (parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
     }
 
-    /// True when `date` falls in a quiet window.
-    public func isQuiet(at date: Date) -> Bool {
+    /// True when `date` falls in a quiet window, or a button holds it quiet.
+    public func isQuiet(at date: Date) -> Bool { isHeld(at: date) || inWindow(date) }
+
+    /// True while a button's `quiet` holds.
+    public func isHeld(at date: Date) -> Bool { heldUntil.map { date < $0 } ?? false }
+
+    private func inWindow(_ date: Date) -> Bool {
         let seconds = secondsOfDay(date)
         return windows.contains { $0.contains(seconds) }
     }
@@ -77,13 +85,21 @@ public struct QuietHours: Sendable, Equatable {
     /// What `priority` does at `date`: nil outside quiet hours; critical always plays.
     public func policy(for priority: Priority, at date: Date) -> QuietHoursPolicy? {
         guard isQuiet(at: date) else { return nil }
-        return priority == .critical ? .play : (policies[priority] ?? Self.defaultPolicies[priority] ?? .play)
+        if priority == .critical { return .play }
+        return isHeld(at: date) ? .defer : (policies[priority] ?? Self.defaultPolicies[priority] ?? .play)
     }
 
-    /// When the quiet hours that hold at `date` end (windows that touch count as one); nil when
-    /// `date` is not in quiet hours.
+    /// When the quiet hours that hold at `date` end (windows that touch count as one, and a
+    /// button's hold with a window it runs into); nil when `date` is not in quiet hours.
     public func end(after date: Date) -> Date? {
         guard isQuiet(at: date) else { return nil }
+        if let heldUntil, date < heldUntil {
+            return inWindow(heldUntil) ? windowEnd(after: heldUntil) : heldUntil
+        }
+        return windowEnd(after: date)
+    }
+
+    private func windowEnd(after date: Date) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var moment = date
@@ -98,7 +114,7 @@ public struct QuietHours: Sendable, Equatable {
             }
             guard let end = ends.max() else { return moment }
             moment = end
-            if !isQuiet(at: moment) { return moment }
+            if !inWindow(moment) { return moment }
         }
         return moment
     }

@@ -4,7 +4,8 @@ import Foundation
 public struct Reminder: Sendable, Equatable, Codable {
     /// Who owns it: the config file's reminders are the admin's, changed only there; a
     /// calendar's firings are the calendar's, changed only in it.
-    public enum Origin: String, Sendable, Codable { case api, cli, config, calendar }
+    /// A button's `help` makes one (`button`): a call for help, acknowledged like any reminder.
+    public enum Origin: String, Sendable, Codable { case api, cli, config, calendar, button }
 
     public var id: String
     /// `text` or `file` (a clip from the sounds folder), as in the announcement log.

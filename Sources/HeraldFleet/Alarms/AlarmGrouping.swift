@@ -24,7 +24,7 @@ enum AlarmGrouping {
         }
         for key in order {
             let members = byKey[key] ?? []
-            let subjects = key.kind == .calendarUnread ? "calendars" : "rooms"
+            let subjects = switch key.kind { case .calendarUnread: "calendars"; case .help: "calls for help"; default: "rooms" }
             let detail = members.count == 1 ? members[0].detail
                 : "\(members.count) \(subjects): " + members.map(\.detail).joined(separator: "; ")
             result.append(WantedAlarm(key: key, detail: detail.clipped(maxDetail)))

@@ -20,6 +20,8 @@ public enum AlarmKind: String, Codable, Sendable, CaseIterable {
     case lowDisk = "low_disk"
     /// A calendar of the hub not read for an hour or more (subject: the calendar).
     case calendarUnread = "calendar_unread"
+    /// A button's call for help said at the hub and not acknowledged (subject: the call's id).
+    case help
 }
 
 /// One alarm's identity: at most one open alarm per key, whichever console opens it.
@@ -96,6 +98,11 @@ public enum AlarmRules {
         for calendar in health.calendarsUnread ?? [] {
             wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .calendarUnread, subject: calendar),
                                       detail: "calendar \(calendar) has not been read for an hour or more: its appointments may be out of date"))
+        }
+        // At once, with no threshold: someone pressed for help.
+        for call in health.helpCalls ?? [] {
+            wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .help, subject: call),
+                                      detail: "a call for help at \(hub) (\(call)) is not answered yet"))
         }
         if let free = health.diskFreeBytes, free < thresholds.lowDiskBytes {
             wanted.append(WantedAlarm(key: AlarmKey(hub: hub, kind: .lowDisk),

@@ -30,6 +30,14 @@ extension PhraseTable {
         case .appointmentNow: \.appointmentNow
         case .appointmentToday: \.appointmentToday
         case .appointmentTomorrow: \.appointmentTomorrow
+        case .thankYou: \.thankYou
+        case .nothingWaiting: \.nothingWaiting
+        case .nothingToRepeat: \.nothingToRepeat
+        case .paymentsToday: \.paymentsToday
+        case .noPaymentsToday: \.noPaymentsToday
+        case .helpCall: \.helpCall
+        case .quietFor: \.quietFor
+        case .volume: \.volume
         }
     }
 

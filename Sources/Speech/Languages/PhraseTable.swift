@@ -30,6 +30,16 @@ public struct PhraseTable: Sendable, Equatable {
     public var appointmentToday: String
     /// An all-day event the day before (its alarm said so): "Tomorrow: {event}".
     public var appointmentTomorrow: String
+    /// What a button's press is answered with (`ButtonPhrases`): "Thank you.", "Payments today:
+    /// {count}, total {amount}", "Help is needed: {where}", ...
+    public var thankYou: String
+    public var nothingWaiting: String
+    public var nothingToRepeat: String
+    public var paymentsToday: String
+    public var noPaymentsToday: String
+    public var helpCall: String
+    public var quietFor: String
+    public var volume: String
 
     /// A table; every template must hold exactly the placeholders its property names.
     public init(
@@ -46,6 +56,10 @@ public struct PhraseTable: Sendable, Equatable {
         let appointments = AppointmentPhrases.of(language)
         (appointmentSoon, appointmentNow, appointmentToday, appointmentTomorrow) =
             (appointments.soon, appointments.now, appointments.today, appointments.tomorrow)
+        let buttons = ButtonPhrases.of(language)
+        (thankYou, nothingWaiting, nothingToRepeat, paymentsToday, noPaymentsToday, helpCall, quietFor, volume) =
+            (buttons.thankYou, buttons.nothingWaiting, buttons.nothingToRepeat, buttons.paymentsToday, buttons.noPaymentsToday,
+             buttons.helpCall, buttons.quietFor, buttons.volume)
     }
 
     /// The tables Herald ships, by base language code.
