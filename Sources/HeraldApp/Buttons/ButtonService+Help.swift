@@ -25,21 +25,23 @@ extension ButtonService {
             schedule: .once(day: DateComponents(year: parts.year, month: parts.month, day: parts.day),
                             time: LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0)),
             repeats: Self.helpRepeats, escalate: escalate, origin: .button, createdAt: moment, rooms: [RoomSettings.allGroup])
+        // The caregiver first: the reminder's store and render take a moment, the webhook must not wait.
+        if let url = escalate {
+            let event = Escalator.Event(event: "help.called", reminder: reminder.id, text: text, due: moment, outcome: "help",
+                                        priority: Priority.critical.rawValue, sentAt: moment)
+            let escalator = Escalator(database: context.database, client: context.httpClient,
+                                      attempts: context.configuration.reminders.escalateAttempts, logger: logger)
+            // Beside the announcement, never in its way (the escalator retries with backoff).
+            Task { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) }
+        } else {
+            logger.warning("button \(button.name) called for help, and reminders.escalate is not set: it is said in every room, and no one is told elsewhere")
+        }
         do {
             _ = try await reminders.add(reminder)
         } catch {
-            return (.failed, "could not store the call for help: \(error)")
+            return (.failed, "could not store the call for help: \(error)\(escalate.map { "; sent to \($0)" } ?? "")")
         }
-        guard let url = escalate else {
-            logger.warning("button \(button.name) called for help, and reminders.escalate is not set: it is said in every room, and no one is told elsewhere")
-            return (.done, "help called (\(reminder.id)): said in every room until acknowledged; no reminders.escalate to tell")
-        }
-        let event = Escalator.Event(event: "help.called", reminder: reminder.id, text: text, due: moment, outcome: "help",
-                                    priority: Priority.critical.rawValue, sentAt: moment)
-        let escalator = Escalator(database: context.database, client: context.httpClient,
-                                  attempts: context.configuration.reminders.escalateAttempts, logger: logger)
-        // Beside the announcement, never in its way (the escalator retries with backoff).
-        Task { HeraldMetrics.reminderEscalated(delivered: await escalator.send(event, to: url)) }
-        return (.done, "help called (\(reminder.id)): said in every room until acknowledged, sent to \(url)")
+        return (.done, "help called (\(reminder.id)): said in every room until acknowledged, "
+                    + (escalate.map { "sent to \($0)" } ?? "no reminders.escalate to tell"))
     }
 }
