@@ -8,6 +8,7 @@ the first failure.
 import subprocess
 import sys
 import time
+import urllib.request
 
 from browser import chromium, fail, no_console_errors, wait_for
 
@@ -44,6 +45,16 @@ try:
     if driver.execute_script("return window.heraldMarker;") != marker:
         fail("the page reloaded")
     print("ok the test announcement's row appeared without a reload", flush=True)
+
+    # Today's total: none yet, then a payment said, then shown without a reload.
+    wait_for("no payments today", lambda: driver.find_element(By.ID, "today-total").text == "No payments today.", timeout=5)
+    request = urllib.request.Request(base + "/v1/announcements?wait=true", method="POST",
+                                     data=b'{"payment": {"amount": "2.50", "currency": "USD"}}',
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).read()
+    wait_for("today's total", lambda: driver.find_element(By.ID, "today-total").text == "Payments today: 1, total 2.50 USD",
+             timeout=10)
+    print("ok today's total shown", flush=True)
 
     # Muting the sink from outside shows on the page within a second.
     subprocess.run(["pactl", "set-sink-mute", sink, "1"], check=True)

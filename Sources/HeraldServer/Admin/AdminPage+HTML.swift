@@ -55,11 +55,12 @@ extension AdminPage {
 
   <section aria-labelledby="history-title">
     <h2 id="history-title">History</h2>
+    <p id="today-total" aria-live="polite"></p>
     <form id="history-filters">
       <label for="filter-outcome">Outcome</label>
       <select id="filter-outcome"><option value="">any</option></select>
       <label for="filter-source">Source</label>
-      <select id="filter-source"><option value="">any</option><option>api</option><option>push</option><option>cli</option><option>reminder</option><option>mqtt</option></select>
+      <select id="filter-source"><option value="">any</option><option>api</option><option>push</option><option>cli</option><option>reminder</option><option>mqtt</option><option>button</option></select>
       <label for="filter-priority">Priority</label>
       <select id="filter-priority"><option value="">any</option><option>critical</option><option>high</option><option>normal</option><option>low</option></select>
       <label for="filter-text">Text</label>

@@ -85,7 +85,16 @@ function showStatus(status) {
   showSettings(status.config);
   // A failed refresh is shown by the next event; it must not become an unhandled rejection.
   refreshHistory().catch(() => {});
+  refreshTotal().catch(() => {});
   refreshReminders().catch(() => {});
+}
+
+// Today's payments, per currency (GET /v1/payments/total): what the counter's `total` button says.
+async function refreshTotal() {
+  const totals = await api("GET", "/v1/payments/total");
+  const text = totals.totals.length === 0 ? "No payments today."
+    : "Payments today: " + totals.totals.map(t => t.count + ", total " + t.amount + " " + t.currency).join("; ");
+  if ($("today-total").textContent !== text) $("today-total").textContent = text;
 }
 
 function showSink(sound, daemon) {
