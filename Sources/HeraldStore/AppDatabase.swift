@@ -247,6 +247,7 @@ public struct AppDatabase: Sendable {
                 t.column("expires_at", .datetime).notNull()
             }
         }
+        registerKeptAudio(in: &migrator)
         return migrator
     }
 }
