@@ -17,6 +17,13 @@ public struct KeptAudioRecord: Codable, Sendable, Equatable {
     /// Why the file was removed, in an admin's words (names the setting that removed it).
     public var goneBecause: String?
 
+    /// The columns of `kept_audio`.
+    enum CodingKeys: String, CodingKey {
+        case announcementID = "announcement_id", bytes, durationMilliseconds = "duration_milliseconds"
+        case chimeEndMilliseconds = "chime_end_milliseconds", partial, keptAt = "kept_at", goneAt = "gone_at"
+        case goneBecause = "gone_because"
+    }
+
     public init(announcementID: String, bytes: Int64, durationMilliseconds: Int, chimeEndMilliseconds: Int,
                 partial: Bool, keptAt: Date, goneAt: Date? = nil, goneBecause: String? = nil) {
         self.announcementID = announcementID

@@ -2,11 +2,9 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// The record's coding keys, snake-cased, are the columns of `kept_audio`.
+/// The record's coding keys are the columns of `kept_audio`.
 extension KeptAudioRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "kept_audio"
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 }
 
 /// The index of kept audio (`KeptAudioRecord`): which rows' audio is on disk, how big, and why
