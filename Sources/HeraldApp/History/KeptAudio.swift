@@ -55,8 +55,21 @@ public struct KeptAudio: Sendable {
         }
     }
 
-    /// Waits for the writes queued so far (a one-shot CLI run, before it exits).
-    public static func drained() async { await writes.drained() }
+    /// Waits for the writes queued so far, at most `limit` (a stalled disk must not hold up an
+    /// exit): `herald serve` at a stop, a one-shot CLI run before it exits.
+    public static func drained(within limit: Duration = .seconds(3)) async {
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        // Whichever comes first ends the wait; the write left behind goes on while the process does.
+        Task.detached {
+            await writes.drained()
+            end.finish()
+        }
+        Task.detached {
+            try? await Task.sleep(for: limit)
+            end.finish()
+        }
+        for await _ in ended {}
+    }
 
     static let writes = BackgroundWrites()
 
