@@ -1,44 +1,36 @@
 import Synchronization
 
 /// What a playback was handed, collected as it goes, so the exact audio said can be kept for
-/// listening back: a clip as it is, a stream (synthesis clause by clause) chunk by chunk as it is
-/// handed on to the player. Collecting costs the player one append per chunk.
+/// listening back: a clip as it is (shared, not copied), a stream (synthesis clause by clause)
+/// chunk by chunk as the player takes it, in the player's own task: no task in between, so the
+/// first sample is not held up by collecting it.
 public final class PlayedAudio: Sendable {
     public let format: AudioFormat
     private let samples: Mutex<[Float]>
 
-    public init(format: AudioFormat) {
+    init(format: AudioFormat, samples: [Float] = []) {
         self.format = format
-        samples = Mutex([])
+        self.samples = Mutex(samples)
     }
 
     /// `source`, collected into a new `PlayedAudio` as it is read.
     public static func recording(_ source: AudioSource) -> (AudioSource, PlayedAudio) {
-        let played = PlayedAudio(format: source.format)
         switch source {
         case .clip(let clip):
-            played.append(clip.samples)
-            return (source, played)
+            return (source, PlayedAudio(format: source.format, samples: clip.samples))
         case .stream(let format, let chunks):
-            let (stream, continuation) = AsyncThrowingStream<[Float], any Error>.makeStream()
-            // One iterator for the whole stream; the chunk is kept before the player can have it.
-            let forwarder = Task {
-                do {
-                    for try await chunk in chunks {
-                        played.append(chunk)
-                        continuation.yield(chunk)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+            let played = PlayedAudio(format: format)
+            let upstream = Upstream(chunks.makeAsyncIterator())
+            let stream = AsyncThrowingStream<[Float], any Error> {
+                guard let chunk = try await upstream.next() else { return nil }
+                played.append(chunk)
+                return chunk
             }
-            continuation.onTermination = { _ in forwarder.cancel() }
             return (.stream(format, stream), played)
         }
     }
 
-    func append(_ chunk: [Float]) {
+    private func append(_ chunk: [Float]) {
         samples.withLock { $0 += chunk }
     }
 
@@ -53,4 +45,15 @@ public final class PlayedAudio: Sendable {
         }
         return Clip(sampleRate: format.sampleRate, channelCount: format.channelCount, samples: taken)
     }
+}
+
+/// The iterator of the stream a recording reads from. `@unchecked Sendable` because the
+/// `AsyncThrowingStream(unfolding:)` it serves calls its closure for one consumer at a time, each
+/// call after the last returned: the iterator is never used from two tasks at once.
+private final class Upstream: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<[Float], any Error>.Iterator
+
+    init(_ iterator: AsyncThrowingStream<[Float], any Error>.Iterator) { self.iterator = iterator }
+
+    func next() async throws -> [Float]? { try await iterator.next() }
 }
