@@ -19,8 +19,8 @@ extension OnTheTestSink {
         .appendingPathComponent("../browser/listen_back.py").standardized.path
 
     /// Says `text` and waits until its audio is kept; its row.
-    func say(_ text: String, on daemon: Daemon) throws -> [String: Any] {
-        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"text": "\#(text)"}"#)
+    func say(_ text: String, priority: String = "normal", on daemon: Daemon) throws -> [String: Any] {
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"text": "\#(text)", "priority": "\#(priority)"}"#)
         #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
         let id = try #require(row["id"] as? String)
         // Kept in the background after the last sample: a moment later.
@@ -59,7 +59,9 @@ extension OnTheTestSink {
                            arguments: [Date().addingTimeInterval(-8 * 86_400), old])
         }
         let broken = try #require(try say("A third one, whose file goes away.", on: daemon)["id"] as? String)
-        let row = try say("Listening back: this sentence was kept for the admin page, and can be heard again there.", on: daemon)
+        // Critical: the alert chime first, marked on the page's bar.
+        let row = try say("Listening back: this sentence was kept for the admin page, and can be heard again there.",
+                          priority: "critical", on: daemon)
         let id = try #require(row["id"] as? String)
 
         // What was kept is what was played: private, as long as the row says, and not silent.
@@ -69,7 +71,9 @@ extension OnTheTestSink {
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
         let clip = try SoundFileDecoder.decode(path: file)
         let logged = try #require(row["duration_milliseconds"] as? Int)
-        #expect(abs(clip.durationMilliseconds - logged) < 300, "kept \(clip.durationMilliseconds) ms, the row says \(logged) ms")
+        let chime = try #require((row["audio"] as? [String: Any])?["chime_end_milliseconds"] as? Int)
+        #expect(chime > 300, "the alert chime and a breath came first: \(chime) ms")
+        #expect(abs(clip.durationMilliseconds - chime - logged) < 300, "kept \(clip.durationMilliseconds) ms with \(chime) ms of chime, the row says \(logged) ms of speech")
         #expect(clip.samples.map(abs).max() ?? 0 > 0.05, "speech, not silence")
         let onDisk = try Data(contentsOf: URL(fileURLWithPath: file))
         let size = onDisk.count

@@ -47,6 +47,18 @@ try:
     wait_for("the audio playing", lambda: media("!a.paused && a.currentTime > 0.3"), timeout=10)
     wait_for("the Pause button", lambda: player().find_element(By.CSS_SELECTOR, "button.play").text == "Pause")
     print("ok plays (currentTime %.2f s)" % media("a.currentTime"), flush=True)
+    wait_for("the waveform drawn", lambda: player().find_element(By.CSS_SELECTOR, "canvas.wave").get_attribute("data-drawn") == "true")
+    inked = driver.execute_script("""const c = arguments[0].querySelector('canvas.wave');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n;""", player())
+    if inked < 1500:  # silence would draw one line: about 300 to 600
+        fail("the waveform is nearly blank (%d pixels)" % inked)
+    print("ok a waveform is drawn (%d pixels)" % inked, flush=True)
+    # The announcement was critical: the alert chime came first, and the bar marks where it ends.
+    left = driver.execute_script("return parseFloat(arguments[0].querySelector('.chime-mark').style.left);", player())
+    if not 1 < left < 60:
+        fail("the chime's mark is at %s%%" % left)
+    print("ok the chime ends at %.0f%% of the bar" % left, flush=True)
     player().find_element(By.CSS_SELECTOR, "button.play").click()
     wait_for("the audio paused", lambda: media("a.paused"))
     if abs(media("a.duration") - duration) > 0.1:

@@ -3,6 +3,7 @@ extension AdminPage {
     /// browser only (the speaker has Replay). The audio element asks the daemon for byte ranges
     /// as it plays and seeks. With a token, the audio is fetched whole with the token in a header
     /// and played from memory: a token never goes in a URL, and an `<audio>` cannot send headers.
+    /// Once loaded, a small waveform is drawn behind the bar, with a mark where the chime ends.
     static let playerScript = #"""
 
 const players = new Map();
@@ -37,6 +38,8 @@ function makePlayer(row, audio) {
   const media = el("audio", null, { preload: "none" });
   const play = el("button", "Play", { type: "button", class: "play", "aria-label": "Listen back to: " + row.body });
   const bar = el("span", null, { class: "seek-bar" });
+  const wave = el("canvas", null, { class: "wave", width: "300", height: "28", "aria-hidden": "true" });
+  bar.append(wave);
   const seek = el("input", null, { type: "range", class: "seek", min: "0", max: "1000", step: "1", value: "0",
                                    "aria-label": "Position in: " + row.body });
   bar.append(seek);
@@ -73,9 +76,12 @@ function makePlayer(row, audio) {
       if (token()) {
         const response = await fetch(audio.url, { headers: { Authorization: "Bearer " + token() } });
         if (!response.ok) throw new Error("HTTP " + response.status);
-        media.src = URL.createObjectURL(await response.blob());
+        const blob = await response.blob();
+        media.src = URL.createObjectURL(blob);
+        drawWave(wave, blob.arrayBuffer());
       } else {
         media.src = audio.url;
+        drawWave(wave, fetch(audio.url).then((response) => response.ok ? response.arrayBuffer() : Promise.reject()));
       }
       media.load();
       await new Promise((resolve, reject) => {
@@ -113,13 +119,33 @@ function makePlayer(row, audio) {
   media.addEventListener("error", () => { if (ready) fail(); });
   return { node, url: audio.url, media };
 }
+
+// A small waveform behind the bar, drawn once the audio is loaded: the loudest sample of each
+// column. Only a picture: a failure to draw it leaves the bar as it is.
+async function drawWave(canvas, bytes) {
+  try {
+    const decoded = await new OfflineAudioContext(1, 1, 8000).decodeAudioData(await bytes);
+    const samples = decoded.getChannelData(0), context = canvas.getContext("2d");
+    const columns = canvas.width, middle = canvas.height / 2, step = Math.max(1, Math.floor(samples.length / columns));
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    context.fillStyle = "#9db4d6";
+    for (let column = 0; column < columns; column++) {
+      let peak = 0;
+      for (let index = column * step; index < Math.min(samples.length, (column + 1) * step); index++) peak = Math.max(peak, Math.abs(samples[index]));
+      const height = Math.max(1, peak * canvas.height);
+      context.fillRect(column, middle - height / 2, 1, height);
+    }
+    canvas.dataset.drawn = "true";
+  } catch (error) { /* no picture */ }
+}
 """#
 
     static let playerStyle = #"""
 .player { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .5rem; margin-top: .3rem; }
 .player .play { padding: .2rem .6rem; min-width: 4.2rem; }
 .seek-bar { position: relative; flex: 1 1 8rem; min-width: 6rem; display: flex; align-items: center; }
-.seek-bar .seek { width: 100%; margin: 0; padding: 0; border: none; }
+.seek-bar .seek { position: relative; width: 100%; margin: 0; padding: 0; border: none; background: transparent; }
+.seek-bar .wave { position: absolute; left: 0; top: 50%; width: 100%; height: 1.6rem; transform: translateY(-50%); pointer-events: none; }
 .chime-mark { position: absolute; top: -2px; bottom: -2px; width: 2px; background: #e3a21a; pointer-events: none; }
 .player .time { font-variant-numeric: tabular-nums; font-size: .85rem; }
 .player.error .player-state, .audio-gone { color: #b00020; }
