@@ -10,8 +10,10 @@ extension KeptAudioRecord: FetchableRecord, PersistableRecord {
 /// The index of kept audio (`KeptAudioRecord`): which rows' audio is on disk, how big, and why
 /// the rest went. The files are the caller's (`KeptAudio` in HeraldApp); this only says which.
 extension AppDatabase {
+    /// Registered after every other migration (main's `v13: buttons` included: named v14 so a
+    /// merge keeps that order).
     static func registerKeptAudio(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v13: audio kept for listening back") { db in
+        migrator.registerMigration("v14: audio kept for listening back") { db in
             try db.create(table: "kept_audio") { t in
                 // No foreign key: the row may still wait in the log's overflow buffer.
                 t.primaryKey("announcement_id", .text)

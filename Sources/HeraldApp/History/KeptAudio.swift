@@ -72,6 +72,7 @@ public struct KeptAudio: Sendable {
     }
 
     static let writes = BackgroundWrites()
+    private static let failing = Mutex(false)
 
     private func write(_ clip: Clip, id: String, chimeEnd: Int, partial: Bool, now: Date) async {
         guard let path = path(for: id), clip.frameCount > 0 else { return }
@@ -88,8 +89,12 @@ public struct KeptAudio: Sendable {
             try await database.keepAudio(KeptAudioRecord(announcementID: id, bytes: bytes, durationMilliseconds: clip.durationMilliseconds,
                                                          chimeEndMilliseconds: min(chimeEnd, clip.durationMilliseconds),
                                                          partial: partial, keptAt: now))
+            if Self.failing.withLock({ failing in defer { failing = false }; return failing }) { logger.notice("audio is kept for listening back again") }
         } catch {
-            logger.warning("could not keep the audio of announcement \(id) for listening back: \(error)")
+            unlink(path)
+            // Once, and again after it worked: a full disk would otherwise log it at every announcement.
+            guard !Self.failing.withLock({ failing in defer { failing = true }; return failing }) else { return }
+            logger.warning("could not keep the audio of announcement \(id) for listening back (said once until it works again): \(error)")
         }
     }
 
