@@ -41,6 +41,7 @@ enum ConfigSchema {
         "api.signature_tolerance": .scalar,
         "queue.limit": .scalar, "queue.coalesce_payments_over": .scalar, 
         "queue.request_id_retention_days": .scalar, "history.retention_days": .scalar,
+        "history.audio_retention": .scalar, "history.audio_max_bytes": .scalar,
         "priorities.critical.mute": .scalar, "priorities.critical.max_age": .scalar,
         "priorities.high.mute": .scalar, "priorities.high.max_age": .scalar,
         "priorities.normal.mute": .scalar, "priorities.normal.max_age": .scalar,

@@ -87,6 +87,7 @@ struct ConfigValues {
             report("history.retention_days",
                    "\(result.history.retentionDays) days is shorter than queue.request_id_retention_days (\(result.queue.requestIDRetentionDays)); make it at least \(result.queue.requestIDRetentionDays), or 0 to keep every row")
         }
+        readAudioHistory(into: &result.history)
         for priority in Priority.allCases {
             guard let name = string("chimes.\(priority.rawValue)") ?? HeraldConfiguration.defaultChimes[priority] else {
                 result.chimes[priority] = nil

@@ -19,6 +19,11 @@ public struct HistorySettings: Sendable, Equatable {
     /// Rows finished longer ago than this many days are deleted by the daemon (at start and
     /// daily) and by `herald history --prune`; 0 keeps them forever.
     public var retentionDays = 365
+    /// How long the audio each announcement played is kept for listening back
+    /// (`history.audio_retention`); zero keeps none.
+    public var audioRetention: Duration = .seconds(7 * 86_400)
+    /// The most bytes of kept audio (`history.audio_max_bytes`): past it the oldest goes first.
+    public var audioMaxBytes: Int64 = 200_000_000
 
     public init() {}
 }

@@ -91,7 +91,7 @@ public struct HeraldAPI: Sendable {
             guard let record = try await self.context.store.announcement(id: id) else {
                 throw APIError(.notFound, field: "id", "no announcement \(id)")
             }
-            return JSONResponse(value: record)
+            return JSONResponse(value: await HistoryRow.rows([record], context: self.context)[0])
         }
         on(.get, "/v1/announcements") { request, _ in
             let query = request.uri.queryParameters
@@ -111,7 +111,8 @@ public struct HeraldAPI: Sendable {
                 }
                 return date
             }
-            return JSONResponse(value: try await self.context.store.announcements(since: since, outcome: outcome, limit: limit))
+            let records = try await self.context.store.announcements(since: since, outcome: outcome, limit: limit)
+            return JSONResponse(value: await HistoryRow.rows(records, context: self.context))
         }
         on(.post, "/v1/announcements/{id}/replay") { request, context in
             let id = try context.pathID()
@@ -142,6 +143,7 @@ public struct HeraldAPI: Sendable {
         on(.get, "/v1/events") { _, _ in await eventStream() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         addButtonRoutes(router, routes: routes)
+        addAudioRoutes(router, routes: routes)
         return router
     }
 

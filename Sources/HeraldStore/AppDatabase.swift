@@ -266,6 +266,7 @@ public struct AppDatabase: Sendable {
                 t.column("percent", .integer).notNull()
             }
         }
+        registerKeptAudio(in: &migrator)
         return migrator
     }
 }

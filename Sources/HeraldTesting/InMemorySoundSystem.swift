@@ -125,7 +125,10 @@ public actor InMemorySoundSystem: SoundConnection {
         link.withLock { $0.playing = true }
         defer { link.withLock { $0.playing = false } }
         // A streaming synthesis is heard to its end: its producer may wait for the last chunk taken.
-        if case .stream(_, let chunks) = audio { for try await _ in chunks {} }
+        switch audio {
+        case .stream(_, let chunks): for try await chunk in chunks { samplesPlayed += chunk.count }
+        case .clip(let clip): samplesPlayed += clip.samples.count
+        }
         playsStarted += 1
         for waiter in startWaiters where waiter.count <= playsStarted { waiter.continuation.resume() }
         startWaiters.removeAll { $0.count <= playsStarted }
@@ -149,6 +152,8 @@ public actor InMemorySoundSystem: SoundConnection {
     private var heldPlays: [CheckedContinuation<Void, Never>] = []
     /// Plays begun so far, and who waits for the nth.
     public private(set) var playsStarted = 0
+    /// The samples every play was handed, counted as it took them: what a listener heard.
+    public private(set) var samplesPlayed = 0
     private var startWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// From now on every playback stays "playing" until `releasePlayback()` (or its task is

@@ -8,7 +8,7 @@ extension Herald {
         static let configuration = CommandConfiguration(
             commandName: "history",
             abstract: "Show the newest announcements from the log.",
-            discussion: "--prune deletes the rows finished more than history.retention_days ago (the daemon also does it daily).")
+            discussion: "--prune deletes the rows finished more than history.retention_days ago, and the audio kept past history.audio_retention or history.audio_max_bytes (the daemon also does it daily).")
 
         @OptionGroup var options: GlobalOptions
 
@@ -35,6 +35,8 @@ extension Herald {
                 let before = Date().addingTimeInterval(-Double(days) * 86_400)
                 let removed: Int
                 do { removed = try await context.store.prune(finishedBefore: before) } catch { throw fail(error) }
+                // The audio kept for listening back goes by its own retention (history.audio_retention).
+                await KeptAudio(context: context).prune(now: Date())
                 print("pruned \(removed) announcement(s) finished before \(ISO8601DateFormatter().string(from: before)) (history.retention_days: \(days))")
                 return
             }

@@ -99,6 +99,12 @@ struct BadConfig: Sendable, CustomTestStringConvertible {
                   says: "3 days is shorter than queue.request_id_retention_days (7); make it at least 7, or 0 to keep every row"),
         BadConfig("history kept a negative number of days", "history:\n  retention_days: -1\n", line: 2,
                   key: "history.retention_days", says: "'-1' is not a whole number from 0 to 36500"),
+        BadConfig("audio kept for a time that is not a duration", "history:\n  audio_retention: a week\n", line: 2,
+                  key: "history.audio_retention", says: "'a week' is not a duration; write it like 90s, 5m or 2h"),
+        BadConfig("audio kept for more than a year", "history:\n  audio_retention: 400d\n", line: 2,
+                  key: "history.audio_retention", says: "400d is out of range; use 0s to 365d"),
+        BadConfig("audio capped by a size that is not one", "history:\n  audio_max_bytes: lots\n", line: 2,
+                  key: "history.audio_max_bytes", says: "'lots' is not a size; write it like 200MB"),
         BadConfig("database.path deeper under a regular file", "sink: a\ndatabase:\n  path: $DIR/afile/more/x.sqlite\n",
                   line: 3, key: "database.path", says: "$DIR/afile is a file, not a folder"),
     ]

@@ -44,6 +44,17 @@ import Testing
         #expect(configuration.mqtt == nil, "MQTT is off by default")
         #expect(configuration.reminders == defaults.reminders)
         #expect(configuration.quietHours == defaults.quietHours)
+        #expect(configuration.history == defaults.history)
+    }
+
+    @Test func keptAudioIsReadAndDefaultsToAWeek() async throws {
+        let defaults = HistorySettings()
+        #expect(defaults.audioRetention == .seconds(7 * 86_400) && defaults.audioMaxBytes == 200_000_000)
+        let configuration = try await load("history:\n  audio_retention: 36h\n  audio_max_bytes: 20MB\n")
+        #expect(configuration.history.audioRetention == .seconds(36 * 3600))
+        #expect(configuration.history.audioMaxBytes == 20_000_000)
+        let off = try await load("history:\n  audio_retention: 0\n")
+        #expect(off.history.audioRetention == .zero, "0 keeps no audio")
     }
 
     @Test func valuesAreRead() async throws {

@@ -51,6 +51,8 @@ extension OnTheTestSink {
         }
         #expect(made.keys.contains { $0.hasPrefix("herald/safeguard-") && $0.hasSuffix(".lock") }, "\(made.keys.sorted())")
         #expect(made.keys.contains { $0.hasPrefix("\(state)/cache/") && $0.hasSuffix(".flac") }, "a cached clip: \(made.keys.sorted())")
+        #expect(made.keys.filter { $0.hasPrefix("\(state)/audio/") && $0.hasSuffix(".wav") }.count == 2,
+                "the audio of both, kept for listening back: \(made.keys.sorted())")
         for (path, found) in made {
             #expect(found.mode == (found.isFolder ? 0o700 : 0o600), "\(path) is \(String(found.mode, radix: 8))")
         }

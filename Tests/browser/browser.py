@@ -24,13 +24,14 @@ def wait_for(what, condition, timeout=15.0):
     fail("timed out waiting for " + what)
 
 
-def chromium():
-    """Headless Chromium with its console kept, for the scripts' check of console errors."""
+def chromium(network=False):
+    """Headless Chromium with its console kept, for the scripts' check of console errors;
+    `network` keeps the DevTools network events too (`responses`)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800"]:
         options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if network else {})})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -39,3 +40,16 @@ def no_console_errors(driver):
     if errors:
         fail("console errors: %s" % errors)
     print("ok no console errors", flush=True)
+
+
+def responses(driver):
+    """(url, status, request headers) of every response the page received since the last call,
+    from the DevTools log (`chromium(network=True)`)."""
+    import json
+    seen = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.responseReceived":
+            response = message["params"]["response"]
+            seen.append((response["url"], response["status"], response.get("requestHeaders") or {}))
+    return seen

@@ -39,6 +39,8 @@ extension AnnouncementDaemon {
         }
         await daemon.stop()
         await worker.value
+        // Its audio, kept for listening back, is written before the process exits.
+        await KeptAudio.drained()
         let failures = await daemon.restoreFailures
         guard failures.isEmpty else { throw HeraldFailure.restoreIncomplete(failures) }
         let result = try outcome.get()

@@ -85,7 +85,11 @@ struct Turn: Sendable {
         record.streamsDucked = ducked.values.reduce(0, +)
         record.startedAt = now()
         do {
-            let (source, prefix) = try renderer.withPrefix(rendered, for: request, leadIn: leadIn)
+            let (prefixed, prefix) = try renderer.withPrefix(rendered, for: request, leadIn: leadIn)
+            // What is handed to the player is collected as it goes, to be kept for listening back.
+            let kept = KeptAudio(context: context)
+            var (source, played): (AudioSource, PlayedAudio?) = (prefixed, nil)
+            if kept.isOn { (source, played) = PlayedAudio.recording(prefixed) }
             let playCalled = ContinuousClock.now
             // Rooms sharing a sink hear one stream.
             var sinks: [String] = []
@@ -103,6 +107,11 @@ struct Turn: Sendable {
                 // No room played: the first room's error says what happened (a lost server, a cancel).
                 let errors = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
                 return (.failure(errors.first ?? CancellationError()), roomResults)
+            }
+            if let played {
+                // Written after the last sample, in the background: never before a first word.
+                kept.writeLater(played, id: id, chimeEnd: prefix, now: now(),
+                                playedMilliseconds: report.stoppedEarly ? max(0, report.totalMilliseconds - report.startMilliseconds) : nil)
             }
             let heardFirst = reports.map(\.startMilliseconds).filter { $0 >= 0 }.min() ?? report.startMilliseconds
             var combined = report

@@ -4,14 +4,14 @@ import RuntimePaths
 
 extension Doctor {
     /// Herald's files are its user's alone: the database (the payment log) and its journals, the
-    /// clip cache and the runtime folder. Herald makes them private but never narrows one that
+    /// clip cache, the audio kept for listening back and the runtime folder. Herald makes them private but never narrows one that
     /// exists (it may be shared on purpose), so an old one made under a wider umask, or by hand,
     /// is named here with its mode and the chmod that closes it.
     func privacyCheck() -> DoctorFinding {
         let configuration = context.configuration
         let database = configuration.databasePath
         let folders = [(database as NSString).deletingLastPathComponent, configuration.cache.directory,
-                       context.runtime.folder]
+                       KeptAudio.folder(databasePath: database), context.runtime.folder]
         let files = [database] + ["-journal", "-wal", "-shm", ".restore-journal.0", ".restore-journal.1", ".said.0", ".said.1", ".migrate-lock"]
             .map { database + $0 }
         var open: [(path: String, mode: mode_t, fix: mode_t)] = []

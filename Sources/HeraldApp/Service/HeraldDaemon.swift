@@ -119,6 +119,8 @@ struct QueueService: Service {
                     }
                 }
                 await daemon.run()
+                // The audio of the last announcements, kept for listening back, is on disk.
+                await KeptAudio.drained()
                 group.cancelAll()
             }
         } onGracefulShutdown: {

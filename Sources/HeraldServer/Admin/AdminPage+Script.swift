@@ -203,13 +203,21 @@ async function refreshHistory() {
     if (text && !row.body.toLowerCase().includes(text)) continue;
     const line = el("tr", null, { "data-id": row.id });
     line.append(el("td", new Date(row.queued_at).toLocaleString()), el("td", row.outcome || "queued"),
-      el("td", row.source + " / " + row.priority), el("td", row.body + (row.error ? " — " + row.error : "")),
+      el("td", row.source + " / " + row.priority), whatCell(row),
       el("td", row.onset_latency_milliseconds == null ? "" : row.onset_latency_milliseconds + " ms"));
     const actions = el("td");
     actions.append(button("Replay", "Replay " + row.body, () => api("POST", "/v1/announcements/" + row.id + "/replay")));
     line.append(actions);
     body.append(line);
   }
+}
+
+// The row's text, and under it its player (AdminPage+Player) or why its audio is gone.
+function whatCell(row) {
+  const cell = el("td", row.body + (row.error ? " — " + row.error : ""));
+  const audio = audioCell(row);
+  if (audio) cell.append(audio);
+  return cell;
 }
 
 async function refreshReminders() {

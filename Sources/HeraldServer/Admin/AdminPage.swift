@@ -18,14 +18,15 @@ package enum AdminPage {
         case .html:
             headers[.contentType] = "text/html; charset=utf-8"
             // Only its own script and style: nothing from elsewhere, nothing inline.
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+            // Audio from the daemon, or (with a token) from memory: `blob:`.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; frame-ancestors 'none'"
             body = html
         case .script:
             headers[.contentType] = "text/javascript; charset=utf-8"
-            body = script
+            body = script + playerScript
         case .style:
             headers[.contentType] = "text/css; charset=utf-8"
-            body = WebPage.style
+            body = WebPage.style + playerStyle
         }
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
