@@ -78,7 +78,7 @@ extension ButtonService {
                 logger.warning("button \(button.name): reminder \(listing.reminder.id) could not be acknowledged: \(error)")
             }
         }
-        guard !acknowledged.isEmpty else { return (.nothing, "the waiting reminders were answered meanwhile") }
+        guard !acknowledged.isEmpty else { return (.failed, "none of the waiting reminders could be acknowledged (see the log)") }
         await say(phrases.thankYou, for: button)
         return (.done, "acknowledged \(acknowledged.joined(separator: ", "))")
     }
@@ -102,8 +102,13 @@ extension ButtonService {
             return (.nothing, payment ? "no payment has been said yet" : "nothing has been said yet")
         }
         // A payment said again by a press from the network would be a payment no backend signed.
+        // The API's replay refuses the same: a payment, a signed row, a text that says a payment
+        // (a summary of payments is logged as text).
+        let saysAPayment: Bool = if case .text(let text) = request.body {
+            PaymentWording.cached(overrides: context.configuration.speech.phraseOverrides).template(saidBy: text) != nil
+        } else { false }
         if !trusted, context.configuration.api.requireSignature.contains(.payment),
-           record.bodyKind == .payment || record.signedBy != nil {
+           record.bodyKind == .payment || record.signedBy != nil || saysAPayment {
             return (.refused, "payments must be signed (api.require_signature): a press over HTTP from another machine does not say one again; use the button's MQTT topic or this machine")
         }
         request.requestID = nil

@@ -13,10 +13,12 @@ extension ButtonService {
         guard let reminders else { return (.failed, "reminders are not running in this server: the call for help is not said") }
         let moment = now()
         let text = phrases.helpCall.replacingOccurrences(of: "{where}", with: button.place)
-        // A second after now, in UTC: a one-shot reminder due at once, as a calendar's firings are.
+        // Due in one to two seconds, in whole UTC seconds, as a calendar's firings are: at least a
+        // second ahead of the moment the reminder service stores it, or `once` has no due time
+        // left and the call would never be said.
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        let due = moment.addingTimeInterval(1)
+        let due = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down) + 2)
         let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: due)
         let escalate = context.configuration.reminders.escalate
         let reminder = Reminder(

@@ -81,12 +81,15 @@ public actor ButtonService {
         }
         let key = "\(name)/\(action.rawValue)"
         let instant = ContinuousClock.now
+        // Within a second of the last press (run or not): a contact that bounces, or a hold that
+        // keeps sending its event, runs the action once until it has been still for a second.
         if let last = lastRun[key], instant - last.at < .seconds(1) {
-            lastRun[key]?.ignored += 1
+            lastRun[key] = (instant, last.ignored + 1)
+            HeraldMetrics.buttonPressed(action: action.rawValue, result: Result.ignored.rawValue)
             let press = ButtonPress(at: now(), button: name, event: event, action: action.rawValue, result: Result.ignored.rawValue,
                                     detail: "within a second of the last \(action.rawValue) of this button")
-            // A flood is logged once, not once per press.
-            if last.ignored == 0 { return await log(press, via: via) }
+            // A flood is logged once, not once per press (and counted above, each press).
+            if last.ignored == 0 { return await log(press, via: via, counted: true) }
             return press
         }
         if let last = lastRun[key], last.ignored > 1 {
@@ -98,7 +101,7 @@ public actor ButtonService {
                                      detail: detail), via: via)
     }
 
-    private func log(_ press: ButtonPress, via: String) async -> ButtonPress {
+    private func log(_ press: ButtonPress, via: String, counted: Bool = false) async -> ButtonPress {
         let metadata: Logger.Metadata = ["button": "\(press.button)", "event": "\(press.event)", "action": "\(press.action ?? "-")",
                                          "via": "\(via)", "result": "\(press.result)"]
         if press.result == Result.failed.rawValue || press.result == Result.refused.rawValue {
@@ -106,7 +109,7 @@ public actor ButtonService {
         } else {
             logger.info("button press: \(press.detail)", metadata: metadata)
         }
-        HeraldMetrics.buttonPressed(action: press.action ?? "none", result: press.result)
+        if !counted { HeraldMetrics.buttonPressed(action: press.action ?? "none", result: press.result) }
         do { try await context.database.recordPress(press) } catch {
             logger.error("could not log a press of button \(press.button): \(error)")
         }

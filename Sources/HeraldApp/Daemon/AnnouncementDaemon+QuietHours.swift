@@ -20,7 +20,9 @@ extension AnnouncementDaemon {
     /// everywhere. An entry whose rooms all decide alike is held, suppressed or queued whole, as
     /// in a house of one room.
     func applyQuietHours(to entry: inout Entry) async -> QuietDecision {
-        let quiet = quietHours
+        var quiet = quietHours
+        // A button's answer is what the person pressing asked for: a hold does not keep it back.
+        if entry.item.request.source == .button { quiet.heldUntil = nil }
         let now = self.now()
         let rooms = turnKit.rooms(for: entry.item)
         guard !rooms.isEmpty else {
