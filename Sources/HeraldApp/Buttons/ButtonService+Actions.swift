@@ -144,10 +144,13 @@ extension ButtonService {
         for room in rooms {
             let current = context.roomVolumes.percent(of: room.name) ?? room.safeguard.targetVolume.percent
             level = RoomVolumes.stepped(current, by: direction, max: room.safeguard.maxVolume)
-            do { try await context.database.setRoomVolume(room.name, percent: level) } catch {
-                return (.failed, "could not keep the volume of \(room.name): \(error)")
-            }
+            // Decided before the write is awaited: a press of another button meanwhile steps from
+            // this level, not from the one before it.
             context.roomVolumes.set(level, for: room.name)
+            do { try await context.database.setRoomVolume(room.name, percent: level) } catch {
+                logger.error("button \(button.name): the volume of \(room.name) is \(level)% until a restart; it could not be kept: \(error)")
+                return (.failed, "could not keep the volume of \(room.name) (\(level)% until a restart): \(error)")
+            }
             levels.append("\(room.name) \(current)% -> \(level)%")
         }
         let percent = (Double(level) / 100).formatted(.percent.locale(Locale(identifier: speechLanguage)))
