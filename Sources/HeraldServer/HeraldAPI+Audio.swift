@@ -9,8 +9,7 @@ import NIOCore
 /// requests (a browser's `<audio>` seeks with them). Under the same roles as the log.
 extension HeraldAPI {
     func addAudioRoutes(_ router: Router<HeraldRequestContext>, routes: RouteTable) {
-        routes.add(.get, "/v1/announcements/{id}/audio")
-        router.on(RouterPath("/v1/announcements/{id}/audio"), method: .get) { request, context in
+        routes.on(router, .get, "/v1/announcements/{id}/audio") { request, context in
             try await audio(id: try context.pathID(), range: request.headers[.range])
         }
     }

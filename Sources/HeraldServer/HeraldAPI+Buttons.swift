@@ -8,14 +8,9 @@ import Hummingbird
 extension HeraldAPI {
     /// A button's presses over HTTP, the buttons and their last presses, and the day's payments.
     func addButtonRoutes(_ router: Router<HeraldRequestContext>, routes: RouteTable) {
-        func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
-                                           _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
-            routes.add(method, path)
-            router.on(RouterPath(path), method: method, use: handler)
-        }
         // Anything that can call a URL (a Shelly button, a Home Assistant automation, a phone
         // shortcut) presses a button here, with the announce role.
-        on(.post, "/v1/buttons/{name}/{event}") { _, context in
+        routes.on(router, .post, "/v1/buttons/{name}/{event}") { _, context in
             guard let buttons else { throw APIError(.serviceUnavailable, "buttons are not running in this server") }
             let name = try context.parameters.require("name"), event = try context.parameters.require("event")
             guard name.count <= 64, event.count <= 64 else { throw APIError.badRequest("name", "a button's name and event are at most 64 characters") }
@@ -31,7 +26,7 @@ extension HeraldAPI {
             }
         }
         // The buttons in the config and the last presses, newest first.
-        on(.get, "/v1/buttons") { request, _ in
+        routes.on(router, .get, "/v1/buttons") { request, _ in
             let limit = try request.uri.queryParameters["limit"].map { value -> Int in
                 guard let limit = Int(value), (1...1000).contains(limit) else { throw APIError.badRequest("limit", "must be 1 to 1000") }
                 return limit
@@ -43,7 +38,7 @@ extension HeraldAPI {
             return JSONResponse(value: ButtonsAnswer(buttons: buttons, presses: try await self.context.database.presses(limit: limit)))
         }
         // The day's payments (or since `since`), per currency, from the log.
-        on(.get, "/v1/payments/total") { request, _ in
+        routes.on(router, .get, "/v1/payments/total") { request, _ in
             let now = Date()
             let since = try request.uri.queryParameters["since"].map { value -> Date in
                 guard let date = ISO8601DateFormatter().date(from: String(value)) else {

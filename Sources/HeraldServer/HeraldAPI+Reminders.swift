@@ -75,12 +75,7 @@ struct ReminderStatus: Encodable, Sendable {
 
 extension HeraldAPI {
     func addReminderRoutes(_ router: Router<HeraldRequestContext>, routes: RouteTable, limit: @escaping @Sendable () -> Int) {
-        func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
-                                           _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
-            routes.add(method, path)
-            router.on(RouterPath(path), method: method, use: handler)
-        }
-        on(.post, "/v1/reminders") { request, context in
+        routes.on(router, .post, "/v1/reminders") { request, context in
             let bytes = try await collectBody(request, limit: limit())
             let payload = try decodeJSON(ReminderPayload.self, from: bytes)
             let service = try requireReminders()
@@ -94,8 +89,8 @@ extension HeraldAPI {
                                             via: "http")
             return JSONResponse(status: .created, value: try await service.add(reminder))
         }
-        on(.get, "/v1/reminders") { _, _ in JSONResponse(value: try await requireReminders().list()) }
-        on(.get, "/v1/reminders/upcoming") { request, _ in
+        routes.on(router, .get, "/v1/reminders") { _, _ in JSONResponse(value: try await requireReminders().list()) }
+        routes.on(router, .get, "/v1/reminders/upcoming") { request, _ in
             let limit = try request.uri.queryParameters["limit"].map { value -> Int in
                 guard let limit = Int(value), (1...100).contains(limit) else { throw APIError.badRequest("limit", "must be 1 to 100") }
                 return limit
@@ -104,7 +99,7 @@ extension HeraldAPI {
             return JSONResponse(value: upcoming.map { ReminderStatus.Due(id: $0.reminder.id, text: $0.reminder.body, due: $0.due) })
         }
         // The caregiver's week: per reminder and calendar, on time, late, missed, acknowledged.
-        on(.get, "/v1/reminders/report") { request, _ in
+        routes.on(router, .get, "/v1/reminders/report") { request, _ in
             let days = try request.uri.queryParameters["days"].map { value -> Int in
                 guard let days = Int(value), (1...366).contains(days) else { throw APIError.badRequest("days", "must be 1 to 366") }
                 return days
@@ -112,25 +107,25 @@ extension HeraldAPI {
             return JSONResponse(value: try await requireReminders().report(days: days))
         }
         // Each calendar, its last read and what it will say next (`calendars:`).
-        on(.get, "/v1/calendars") { _, _ in
+        routes.on(router, .get, "/v1/calendars") { _, _ in
             guard let calendars else { throw APIError(.serviceUnavailable, "calendars are not running in this server") }
             return JSONResponse(value: ["calendars": await calendars.list()])
         }
-        on(.get, "/v1/reminders/{id}") { _, context in
+        routes.on(router, .get, "/v1/reminders/{id}") { _, context in
             let id = try context.pathID()
             guard let listing = try await requireReminders().listing(id: id) else {
                 throw APIError(.notFound, field: "id", "no reminder '\(id)'")
             }
             return JSONResponse(value: listing)
         }
-        on(.delete, "/v1/reminders/{id}") { _, context in
+        routes.on(router, .delete, "/v1/reminders/{id}") { _, context in
             let id = try context.pathID()
             do { try await requireReminders().remove(id: id) } catch let refusal as ReminderService.Refusal {
                 throw Self.apiError(refusal)
             }
             return JSONResponse(value: ["deleted": id])
         }
-        on(.post, "/v1/reminders/{id}/ack") { request, context in
+        routes.on(router, .post, "/v1/reminders/{id}/ack") { request, context in
             let id = try context.pathID()
             let bytes = try await collectBody(request, limit: limit())
             var by = context.client

@@ -54,30 +54,25 @@ public struct HeraldAPI: Sendable {
         router.add(middleware: BrowserGuard(api: { live.value.configuration.api }))
         router.add(middleware: TokenAuthenticator(api: { live.value.configuration.api }, limiter: RateLimiter()))
         var limit: Int { live.value.configuration.api.maxBodyBytes }
-        func on<Output: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String,
-                                           _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
-            routes.add(method, path)
-            router.on(RouterPath(path), method: method, use: handler)
-        }
-        on(.get, "/v1/health") { _, _ in JSONResponse(value: ["status": await health()]) }
-        on(.post, "/v1/announcements") { request, context in
+        routes.on(router, .get, "/v1/health") { _, _ in JSONResponse(value: ["status": await health()]) }
+        routes.on(router, .post, "/v1/announcements") { request, context in
             let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .native,
                                                         source: .api, client: context.client,
                                                         signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
-        on(.post, "/v1/push") { request, context in
+        routes.on(router, .post, "/v1/push") { request, context in
             let announcement = try await intake.request(from: try await collectBody(request, limit: limit), format: .push,
                                                         source: .push, client: context.client,
                                                         signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
             return try await submit(announcement, wait: request.uri.queryParameters["wait"] == "true")
         }
-        on(.post, "/v1/projects/{project}/messages:send") { request, context in
+        routes.on(router, .post, "/v1/projects/{project}/messages:send") { request, context in
             try await fcmSend(project: try context.parameters.require("project"),
                               body: try await collectBody(request, limit: limit), client: context.client,
                               signature: request.headers[Self.signatureField], trusted: context.overLocalSocket)
         }
-        on(.post, "/v1/test") { request, context in
+        routes.on(router, .post, "/v1/test") { request, context in
             // The test sentence of the default language's phrases ("Herald is ready.", `speech.phrases.<lang>.test`),
             // in English's voice when that sentence is English's.
             let speech = self.context.configuration.speech
@@ -86,14 +81,14 @@ public struct HeraldAPI: Sendable {
                                                         client: context.client, language: language),
                              wait: request.uri.queryParameters["wait"] == "true")
         }
-        on(.get, "/v1/announcements/{id}") { _, context in
+        routes.on(router, .get, "/v1/announcements/{id}") { _, context in
             let id = try context.pathID()
             guard let record = try await self.context.store.announcement(id: id) else {
                 throw APIError(.notFound, field: "id", "no announcement \(id)")
             }
             return JSONResponse(value: await HistoryRow.rows([record], context: self.context)[0])
         }
-        on(.get, "/v1/announcements") { request, _ in
+        routes.on(router, .get, "/v1/announcements") { request, _ in
             let query = request.uri.queryParameters
             let limit = try query["limit"].map { value -> Int in
                 guard let limit = Int(value), (1...1000).contains(limit) else { throw APIError.badRequest("limit", "must be 1 to 1000") }
@@ -114,33 +109,33 @@ public struct HeraldAPI: Sendable {
             let records = try await self.context.store.announcements(since: since, outcome: outcome, limit: limit)
             return JSONResponse(value: await HistoryRow.rows(records, context: self.context))
         }
-        on(.post, "/v1/announcements/{id}/replay") { request, context in
+        routes.on(router, .post, "/v1/announcements/{id}/replay") { request, context in
             let id = try context.pathID()
             return try await replay(id, client: context.client, trusted: context.overLocalSocket,
                                     wait: request.uri.queryParameters["wait"] == "true")
         }
-        on(.post, "/v1/replay-last") { request, context in
+        routes.on(router, .post, "/v1/replay-last") { request, context in
             guard let id = await daemon.lastPlayed else { throw APIError(.notFound, "nothing has played yet") }
             return try await replay(id, client: context.client, trusted: context.overLocalSocket,
                                     wait: request.uri.queryParameters["wait"] == "true")
         }
-        on(.post, "/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
-        on(.post, "/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
-        on(.post, "/v1/current/resume") { _, _ in JSONResponse(value: ["resumed": await daemon.resumeCurrent()]) }
-        on(.post, "/v1/queue/pause") { _, _ in
+        routes.on(router, .post, "/v1/current/skip") { _, _ in JSONResponse(value: ["skipped": await daemon.skipCurrent()]) }
+        routes.on(router, .post, "/v1/current/pause") { _, _ in JSONResponse(value: ["paused": await daemon.pauseCurrent()]) }
+        routes.on(router, .post, "/v1/current/resume") { _, _ in JSONResponse(value: ["resumed": await daemon.resumeCurrent()]) }
+        routes.on(router, .post, "/v1/queue/pause") { _, _ in
             await daemon.pause()
             return JSONResponse(value: ["paused": true])
         }
-        on(.post, "/v1/queue/resume") { _, _ in
+        routes.on(router, .post, "/v1/queue/resume") { _, _ in
             await daemon.resume()
             return JSONResponse(value: ["paused": false])
         }
-        on(.get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
-        on(.get, "/metrics") { _, _ in await metricsResponse() }
-        on(.get, "/") { _, _ in AdminPage.response(.html) }
-        on(.get, "/admin.js") { _, _ in AdminPage.response(.script) }
-        on(.get, "/admin.css") { _, _ in AdminPage.response(.style) }
-        on(.get, "/v1/events") { _, _ in await eventStream() }
+        routes.on(router, .get, "/v1/status") { _, _ in JSONResponse(value: try await status()) }
+        routes.on(router, .get, "/metrics") { _, _ in await metricsResponse() }
+        routes.on(router, .get, "/") { _, _ in AdminPage.response(.html) }
+        routes.on(router, .get, "/admin.js") { _, _ in AdminPage.response(.script) }
+        routes.on(router, .get, "/admin.css") { _, _ in AdminPage.response(.style) }
+        routes.on(router, .get, "/v1/events") { _, _ in await eventStream() }
         addReminderRoutes(router, routes: routes, limit: { live.value.configuration.api.maxBodyBytes })
         addButtonRoutes(router, routes: routes)
         addAudioRoutes(router, routes: routes)

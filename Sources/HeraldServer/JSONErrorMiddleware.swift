@@ -8,6 +8,14 @@ import Synchronization
 final class RouteTable: Sendable {
     private let routes = Mutex<[(segments: [Substring], methods: [HTTPRequest.Method])]>([])
 
+    /// Serves `handler` at `method` `path` on `router`, and records the route (a 405 names the
+    /// methods a path has). Every route of the API is added through here.
+    func on<Output: ResponseGenerator>(_ router: Router<HeraldRequestContext>, _ method: HTTPRequest.Method, _ path: String,
+                                       _ handler: @escaping @Sendable (Request, HeraldRequestContext) async throws -> Output) {
+        add(method, path)
+        router.on(RouterPath(path), method: method, use: handler)
+    }
+
     func add(_ method: HTTPRequest.Method, _ path: String) {
         let segments = path.split(separator: "/")
         routes.withLock { routes in
