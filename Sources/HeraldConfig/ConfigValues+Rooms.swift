@@ -4,7 +4,7 @@ import Yams
 
 extension ConfigValues {
     /// The fields a room may have.
-    static let roomFields: Set<String> = ["sink", "match", "safeguard", "quiet_hours"]
+    static let roomFields: Set<String> = ["sink", "match", "safeguard", "quiet_hours", "noise"]
     /// The safeguard keys a room may override.
     static let roomSafeguardFields: Set<String> = ["min_volume", "target_volume", "max_volume", "duck_level", "mute", "lead_in"]
 
@@ -137,18 +137,7 @@ extension ConfigValues {
             }
             selector = .named(name)
         case (nil, let match?):
-            guard case .mapping(let properties) = match, !properties.isEmpty else {
-                report("\(prefix).match", "must be a section of sink properties and their values, like {device.bus: usb}")
-                return nil
-            }
-            var wanted: [String: String] = [:]
-            for (keyNode, value) in properties {
-                guard let property = keyNode.scalar?.string, let text = value.scalar?.string, !text.isEmpty else {
-                    report("\(prefix).match", "each line is a sink property and its value, like device.bus: usb (pactl list sinks shows them)")
-                    return nil
-                }
-                wanted[property] = text
-            }
+            guard let wanted = propertyMatch(match, key: "\(prefix).match", of: "sink") else { return nil }
             selector = .matching(wanted)
         case (_?, _?):
             report(prefix, "give sink or match, not both")
@@ -188,7 +177,12 @@ extension ConfigValues {
                 quietWindows?.append(window)
             }
         }
-        return Room(name: name, sink: selector, safeguard: safeguard, quietWindows: quietWindows)
+        var noise: NoiseSettings?
+        if let section = fields["noise"] {
+            guard let settings = roomNoise(section, prefix: "\(prefix).noise") else { return nil }
+            noise = settings
+        }
+        return Room(name: name, sink: selector, safeguard: safeguard, quietWindows: quietWindows, noise: noise)
     }
 
     /// A room's `safeguard:` section over the house's values; false after reporting a problem.

@@ -27,6 +27,8 @@ public enum HeraldMetrics {
         ("herald_refusals_total", "Requests and messages refused before anything was queued, by reason (content_type, host, origin, signature, token, rate, connections, retained) and way in (http, mqtt)."),
         ("herald_room_announcements_total", "Each room's part of announcements to rooms (houses with rooms: only), by room and outcome (played, missed, failed, suppressed_muted, interrupted)."),
         ("herald_button_presses_total", "Button presses (buttons:), by action (none for an unknown button or event) and result (done, nothing, ignored, refused, failed)."),
+        ("herald_room_noise_dbfs", "Each room's noise floor as its microphone hears it (rooms.<room>.noise), in dBFS in the speech band; absent until heard."),
+        ("herald_room_noise_gain_db", "The gain in dB an announcement opening the room now would get for its noise (0 without a floor)."),
         ("herald_decoded_clips_bytes", "Bytes of decoded audio kept in memory (voice pack words, chimes, cached sentences), bounded at 64 MiB: memory that grows to this bound is the cache, not a leak."),
         ("herald_build_info", "Always 1; the version label is `herald --version`."),
     ]
@@ -145,5 +147,11 @@ public enum HeraldMetrics {
 
     public static func reminderEscalated(delivered: Bool) {
         Counter(label: "herald_reminder_escalations_total", dimensions: [("result", delivered ? "delivered" : "failed")]).increment()
+    }
+
+    /// A room's noise now (`NoiseMonitor`, every second): its floor, when heard, and its gain.
+    public static func roomNoise(_ room: String, floorDBFS: Double?, gainDB: Double) {
+        if let floorDBFS { Gauge(label: "herald_room_noise_dbfs", dimensions: [("room", room)]).record(floorDBFS) }
+        Gauge(label: "herald_room_noise_gain_db", dimensions: [("room", room)]).record(gainDB)
     }
 }

@@ -20,7 +20,8 @@ extension HubHealth {
                           volumePercent: sink?.volumePercent.max())]
         } else {
             rooms = report.rooms.map {
-                Room(room: $0.room, sink: $0.sink, present: $0.sink != nil, muted: $0.muted ?? false, volumePercent: $0.volumePercent?.max())
+                Room(room: $0.room, sink: $0.sink, present: $0.sink != nil, muted: $0.muted ?? false, volumePercent: $0.volumePercent?.max(),
+                     noiseDBFS: $0.noise?.floorDBFS, noiseGainDB: $0.noise?.gainDB)
             }
         }
         rooms = Array(rooms.prefix(maxRooms))

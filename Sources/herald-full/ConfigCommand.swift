@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import HeraldApp
 import HeraldConfig
 import HeraldCore
+import Logging
 import Speech
 
 extension Herald {
@@ -26,16 +28,23 @@ extension Herald {
                 }
                 let environment = ProcessInfo.processInfo.environment
                 do {
-                    let configuration = try await HeraldConfiguration.load(
+                    var draft = try HeraldConfiguration.draft(
                         file: path, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
+                    draft.check()
+                    let soundNote = await draft.checkNoiseSources(logger: Logger(label: "herald.config"))
+                    let configuration = try draft.finished()
                     let safeguard = configuration.safeguard
                     print("\(path): OK")
+                    if let soundNote { print("  note: \(soundNote)") }
                     for exposure in SecretFile.exposed(configuration.secretFiles) { print("  warning: \(exposure)") }
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
                     if let rooms = configuration.configuredRooms {
                         for room in rooms.rooms {
                             let quiet = room.quietWindows.map { $0.isEmpty ? "never quiet" : "quiet \($0.map(\.description).joined(separator: ", "))" }
                             print("  room \(room.name): sink \(room.sink); raise below \(room.safeguard.minVolume) to \(room.safeguard.targetVolume), mute \(room.safeguard.mutePolicy.rawValue)\(quiet.map { "; \($0)" } ?? "")")
+                            if let noise = room.noise {
+                                print("    noise: microphone \(noise.source); raised (floor - \(noise.thresholdDB) dB) x \(noise.ratio), at most +\(noise.maxGainDB) dB, never above \(room.safeguard.maxVolume); floor over \(DurationText.format(noise.window))")
+                            }
                         }
                         for (group, members) in rooms.groups.sorted(by: { $0.key < $1.key }) {
                             print("  group \(group): \(members.joined(separator: ", "))")

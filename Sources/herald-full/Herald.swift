@@ -18,7 +18,7 @@ struct Herald: AsyncParsableCommand {
         abstract: "Plays announcements on a PulseAudio sink so they are heard, then puts the sink back.",
         version: version,
         subcommands: [Serve.self, Play.self, Say.self, Pay.self, Status.self, History.self, Stats.self, Doctor.self, Restore.self, CacheCommand.self, CalendarCommand.self, ButtonCommand.self, PayTotal.self,
-                      PackCommand.self, VoiceCommand.self, ConfigCommand.self, Remind.self, Sign.self, Fleet.self])
+                      PackCommand.self, VoiceCommand.self, ConfigCommand.self, NoiseCommand.self, Remind.self, Sign.self, Fleet.self])
 
     /// Everything this process creates is its user's alone (folders 0700, files 0600): the places
     /// Herald creates files give those modes themselves, and the umask covers what a library

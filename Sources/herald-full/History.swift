@@ -60,6 +60,10 @@ extension Herald {
                 if row.streamsDucked > 0 { line += "  ducked=\(row.streamsDucked)" }
                 if let onset = row.onsetLatencyMilliseconds { line += "  onset=\(onset)ms" }
                 if let reminder = row.reminderID { line += "  reminder=\(reminder)" }
+                for room in row.rooms ?? [] {
+                    line += "  [\(room.room) \(room.outcome.rawValue)\(room.volumePercent.map { " \($0)%" } ?? "")"
+                        + (room.noiseGainDB.map { gain in " noise \(room.noiseFloorDBFS.map { "\($0) dBFS" } ?? "unheard") +\(gain) dB" } ?? "") + "]"
+                }
                 if let error = row.error { line += "  error: \(error)" }
                 print(line)
             }

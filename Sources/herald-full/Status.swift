@@ -17,9 +17,14 @@ extension Herald {
 
         func run() async throws {
             let context = try await options.makeContext()
-            let report = await StatusReport.gather(context: context)
-            // The link and the reminders live in the daemon: shown when one answers (one call).
+            var report = await StatusReport.gather(context: context)
+            // The link, the reminders and the rooms' noise live in the daemon: shown when one answers (one call).
             let daemon = await DaemonClient(settings: context.configuration.api).status()
+            report.rooms = report.rooms.map { room in
+                var room = room
+                room.noise = daemon.flatMap { DaemonClient.noise(of: room.room, in: $0) }
+                return room
+            }
             let link = context.configuration.mqtt == nil ? nil : daemon.flatMap(DaemonClient.link(in:))
             let reminders = daemon?["reminders"] as? [String: Any]
             if json {

@@ -128,19 +128,29 @@ struct Turn: Sendable {
         guard configuration.configuredRooms != nil else { return nil }
         let (prefix, requestToPlay) = (try? playback.get()).map { ($0.prefixMilliseconds, $0.requestToPlay) } ?? (0, 0)
         let played = results.map { room, result in
-            switch result {
-            case .success(let report):
-                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: report.stoppedEarly ? .interrupted : .played,
-                            onsetLatencyMilliseconds: report.startMilliseconds >= 0 ? requestToPlay + report.startMilliseconds + prefix : nil)
-            case .failure(let error) where Self.speakerWentAway(result):
-                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: .missed,
-                            error: "its speaker went away while it played (\(error))")
-            case .failure(let error):
-                RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: error is CancellationError ? .interrupted : .failed,
-                            error: "\(error)")
-            }
+            var outcome = Self.outcome(of: room, result, requestToPlay: requestToPlay, prefix: prefix)
+            // The receipt: the volume it played at, and the noise it was raised over.
+            outcome.volumePercent = (room.entry.setVolumes ?? room.before.volumes).loudest.percent
+            outcome.noiseFloorDBFS = room.noise?.floorDBFS
+            outcome.noiseGainDB = room.noise?.gainDB
+            return outcome
         }
         return ordered(played + notPlayed)
+    }
+
+    private static func outcome(of room: SafeguardSession.HeldRoom, _ result: Result<PlaybackReport, any Error>,
+                                requestToPlay: Int, prefix: Int) -> RoomOutcome {
+        switch result {
+        case .success(let report):
+            RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: report.stoppedEarly ? .interrupted : .played,
+                        onsetLatencyMilliseconds: report.startMilliseconds >= 0 ? requestToPlay + report.startMilliseconds + prefix : nil)
+        case .failure(let error) where Self.speakerWentAway(result):
+            RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: .missed,
+                        error: "its speaker went away while it played (\(error))")
+        case .failure(let error):
+            RoomOutcome(room: room.room.name, sink: room.sinkName, outcome: error is CancellationError ? .interrupted : .failed,
+                        error: "\(error)")
+        }
     }
 
     /// True when a room's playback ended because its sink (or the server) went away: said there

@@ -20,6 +20,7 @@ extension Doctor {
         var findings = [DoctorFinding("sound server", .ok, "\(server.name) \(server.version)")]
         if let rooms = context.configuration.configuredRooms {
             findings += await StatusReport.roomSinks(rooms, on: sound).map(Self.roomFinding)
+            findings += await noiseChecks(sound: sound)
         }
         let configured = context.configuration.safeguard.sinkName
         let sinkName: String

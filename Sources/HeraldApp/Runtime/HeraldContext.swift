@@ -29,6 +29,8 @@ public struct HeraldContext: Sendable {
     public var httpClient: HTTPClient?
     /// The rooms' volumes as buttons set them, kept across reloads (`ButtonService` reads them in).
     public let roomVolumes: RoomVolumes
+    /// The rooms' noise as their microphones hear it (`NoiseMonitor`), kept across reloads.
+    public let roomNoise: RoomNoise
 
     /// - Parameters:
     ///   - tolerant: when the database cannot be opened, log in memory (and say so in
@@ -41,6 +43,7 @@ public struct HeraldContext: Sendable {
         self.tolerant = tolerant
         self.runtime = runtime
         roomVolumes = RoomVolumes()
+        roomNoise = RoomNoise()
         let opened = Result { try AppDatabase(path: configuration.databasePath) }
         if case .failure(let error) = opened, !tolerant {
             throw HeraldFailure.io("cannot open the database \(configuration.databasePath): \(error)")
@@ -62,18 +65,24 @@ public struct HeraldContext: Sendable {
         var next: HeraldContext
         if configuration.databasePath == self.configuration.databasePath {
             next = HeraldContext(configuration: configuration, logger: logger, database: database, store: store, journal: journal,
-                                 tolerant: tolerant, runtime: runtime, roomVolumes: roomVolumes)
+                                 tolerant: tolerant, runtime: runtime, roomVolumes: roomVolumes, roomNoise: roomNoise)
         } else {
             next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant, runtime: runtime)
             next.roomVolumes.replace(roomVolumes.all)
+            // A new database is not a new room: what the microphones heard stays.
+            next = HeraldContext(configuration: configuration, logger: logger, database: next.database, store: next.store,
+                                 journal: next.journal, tolerant: tolerant, runtime: runtime, roomVolumes: next.roomVolumes,
+                                 roomNoise: roomNoise)
         }
         next.httpClient = httpClient
         return next
     }
 
     private init(configuration: HeraldConfiguration, logger: Logger, database: AppDatabase, store: AnnouncementStore,
-                 journal: RestoreJournalStore, tolerant: Bool, runtime: RuntimeLocation, roomVolumes: RoomVolumes) {
+                 journal: RestoreJournalStore, tolerant: Bool, runtime: RuntimeLocation, roomVolumes: RoomVolumes,
+                 roomNoise: RoomNoise) {
         self.roomVolumes = roomVolumes
+        self.roomNoise = roomNoise
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger

@@ -105,6 +105,8 @@ struct QueueService: Service {
                 // The rooms' volumes the buttons set, before the first announcement if it can.
                 group.addTask { await parts.buttons.start() }
                 group.addTask { for await _ in soundChanges { await daemon.soundChanged() } }
+                // Rooms with a microphone (rooms.<room>.noise) are listened to between announcements.
+                group.addTask { await NoiseMonitor(live: live, logger: parts.logger).run() }
                 group.addTask {
                     // At start, then daily: history.retention_days.
                     repeat { await daemon.pruneHistory() } while (try? await Task.sleep(for: .seconds(86_400))) != nil

@@ -19,6 +19,8 @@ public final class SafeguardSession: Sendable {
         /// The sink as it was before the safeguard changed it.
         public let before: SinkState
         public let entry: JournalEntry
+        /// What its microphone said when it opened, and the gain that was applied for it.
+        public let noise: NoiseReading?
         let safeguard: Safeguard
     }
 
@@ -61,17 +63,22 @@ public final class SafeguardSession: Sendable {
     public static func open(context: HeraldContext, sound: any SoundConnection, rooms: [Room], priority: Priority,
                             quietTargets: [String: Volume] = [:], lockTimeout: Duration) async throws -> Opening {
         let lock = try await ProcessLock.acquire(path: context.lockPath, timeout: lockTimeout)
+        // Its rooms' microphones stop measuring now, before a sound is made (Herald never hears
+        // itself), and each room's gain is what the room sounded like until now.
+        let noise = rooms.reduce(into: [String: NoiseReading]()) { $0[$1.name] = context.roomNoise.hold($1.name) }
         do {
             try await context.recoverPendingJournal(with: context.safeguard(on: sound), on: sound)
             let placements = try await RoomPlacement.place(rooms, on: sound)
-            let opened = await openEach(placements, context: context, sound: sound, priority: priority, quietTargets: quietTargets)
+            let opened = await openEach(placements, context: context, sound: sound, priority: priority, quietTargets: quietTargets,
+                                        noise: noise)
             var held: [HeldRoom] = [], notOpened: [RoomOutcome] = [], firstError: (any Error)?, muted: SinkState?
             for (placement, result) in zip(placements, opened) {
                 switch result {
                 case .success(.opened(let before, let entry, let safeguard)):
                     // Counted once per sink, however many rooms share it.
                     if !held.contains(where: { $0.sinkName == before.name }) { HeraldMetrics.opened(entry) }
-                    held.append(HeldRoom(room: placement.room, sinkName: before.name, before: before, entry: entry, safeguard: safeguard))
+                    held.append(HeldRoom(room: placement.room, sinkName: before.name, before: before, entry: entry,
+                                         noise: noise[placement.room.name], safeguard: safeguard))
                 case .success(.suppressed(let sink)):
                     muted = muted ?? sink
                     notOpened.append(RoomOutcome(room: placement.room.name, sink: sink.name, outcome: .suppressedMuted))
@@ -82,6 +89,8 @@ public final class SafeguardSession: Sendable {
                                                  outcome: absent ? .missed : .failed, error: "\(error)"))
                 }
             }
+            // The rooms left out are listened to again at once.
+            for room in notOpened { context.roomNoise.release(room.room) }
             guard !held.isEmpty else {
                 lock.release()
                 // A room was there but muted under `respect`: the announcement is not for now,
@@ -92,6 +101,7 @@ public final class SafeguardSession: Sendable {
             return .opened(SafeguardSession(context: context, sound: sound, placements: placements, held: held,
                                             notOpened: notOpened, quietTargets: quietTargets, lock: lock))
         } catch {
+            for room in rooms { context.roomNoise.release(room.name) }
             lock.release()
             throw error
         }
@@ -104,7 +114,8 @@ public final class SafeguardSession: Sendable {
 
     /// Opens every placed room's safeguard at once (each sink once, however many rooms share it).
     private static func openEach(_ placements: [RoomPlacement], context: HeraldContext, sound: any SoundConnection,
-                                 priority: Priority, quietTargets: [String: Volume]) async -> [Result<RoomOpening, any Error>] {
+                                 priority: Priority, quietTargets: [String: Volume],
+                                 noise: [String: NoiseReading]) async -> [Result<RoomOpening, any Error>] {
         var firstRoomOfSink: [String: Int] = [:]
         for (index, placement) in placements.enumerated() {
             if let sink = placement.sinkName, firstRoomOfSink[sink] == nil { firstRoomOfSink[sink] = index }
@@ -112,7 +123,10 @@ public final class SafeguardSession: Sendable {
         var bySink: [String: Result<RoomOpening, any Error>] = [:]
         await withTaskGroup(of: (String, Result<RoomOpening, any Error>).self) { group in
             for (sink, index) in firstRoomOfSink {
-                let room = placements[index].room, settings = context.roomVolumes.applied(to: room.safeguard, room: room.name)
+                let room = placements[index].room
+                // The buttons' level, raised for the room's noise (quiet hours then cap it).
+                let settings = NoiseLaw.applied(noise[room.name]?.gainDB ?? 0,
+                                                to: context.roomVolumes.applied(to: room.safeguard, room: room.name))
                 group.addTask {
                     let safeguard = context.safeguard(on: sound, settings: settings, quietTarget: quietTargets[room.name])
                     let mute = context.configuration.priorities.mutePolicy(for: priority, fallback: settings.mutePolicy)
@@ -191,6 +205,8 @@ public final class SafeguardSession: Sendable {
             return all
         }
         lock.release()
+        // Listening starts again a sense delay after the last sample, not during the echo.
+        for room in held { context.roomNoise.release(room.room.name) }
         for restoration in restorations { HeraldMetrics.restored(restoration, replayingJournal: false) }
         return restorations.flatMap(\.failures)
     }

@@ -32,6 +32,9 @@ public struct StatusReport: Codable, Sendable {
         /// Its sink's mute and volume per channel now, when it has one.
         public var muted: Bool?
         public var volumePercent: [Int]?
+        /// What its microphone hears now and the gain an announcement would get (`noise:`);
+        /// only the daemon listens, so only its report has it.
+        public var noise: NoiseReading?
 
         init(room: String, sink: SinkState? = nil, problem: String? = nil) {
             self.room = room
@@ -71,6 +74,7 @@ public struct StatusReport: Codable, Sendable {
         }
         if let rooms = context.configuration.configuredRooms {
             report.rooms = await roomSinks(rooms, on: sound)
+            for index in report.rooms.indices { report.rooms[index].noise = context.roomNoise.reading(report.rooms[index].room) }
         }
         do {
             let sinkName = try await context.targetSinkName(on: sound)
@@ -156,6 +160,7 @@ public struct StatusReport: Codable, Sendable {
         for room in rooms {
             let level = room.volumePercent.map { "\($0.map { "\($0)%" }.joined(separator: " "))\(room.muted == true ? " muted" : "")" }
             lines.append("room \(room.room): \([room.sink, level, room.problem].compactMap { $0 }.joined(separator: "; "))")
+            if let noise = room.noise { lines.append("  noise: \(noise.text)") }
         }
         lines.append("journal: \(pendingJournal ? "PENDING: run 'herald restore'" : "clear")")
         return lines.joined(separator: "\n")

@@ -22,18 +22,26 @@ public struct HubHealth: Codable, Sendable, Equatable {
         public var muted: Bool
         /// The loudest channel, in PulseAudio percent; nil without a sink.
         public var volumePercent: Int?
+        /// Its noise floor in dBFS and the gain an announcement would get now (`noise:`); nil
+        /// without a microphone or before it was heard.
+        public var noiseDBFS: Double?
+        public var noiseGainDB: Double?
 
-        public init(room: String, sink: String?, present: Bool, muted: Bool, volumePercent: Int?) {
+        public init(room: String, sink: String?, present: Bool, muted: Bool, volumePercent: Int?,
+                    noiseDBFS: Double? = nil, noiseGainDB: Double? = nil) {
             self.room = room
             self.sink = sink
             self.present = present
             self.muted = muted
             self.volumePercent = volumePercent
+            self.noiseDBFS = noiseDBFS
+            self.noiseGainDB = noiseGainDB
         }
 
         enum CodingKeys: String, CodingKey {
             case room, sink, present, muted
             case volumePercent = "volume_percent"
+            case noiseDBFS = "noise_dbfs", noiseGainDB = "noise_gain_db"
         }
     }
 
@@ -129,7 +137,14 @@ public struct HubHealth: Codable, Sendable, Equatable {
         copy.at = Date(timeIntervalSince1970: 0)
         copy.uptimeSeconds = 0
         copy.diskFreeBytes = diskFreeBytes.map { $0 / 100_000_000 }
-        copy.rooms = rooms.map { var room = $0; room.volumePercent = room.volumePercent.map { $0 / 10 }; return room }
+        copy.rooms = rooms.map { room in
+            var room = room
+            room.volumePercent = room.volumePercent.map { $0 / 10 }
+            // A room's noise moves all day: sent with each heartbeat, never a reason for one.
+            room.noiseDBFS = nil
+            room.noiseGainDB = nil
+            return room
+        }
         copy.lastPlayedAt = nil
         copy.outcomes24h = [:]
         return copy

@@ -36,12 +36,16 @@ public struct Room: Sendable, Equatable {
     public var safeguard: SafeguardSettings
     /// This room's quiet windows; nil keeps the house's (`quiet_hours.windows`).
     public var quietWindows: [QuietWindow]?
+    /// Its microphone and how announcements follow the room's noise; nil: a fixed target.
+    public var noise: NoiseSettings?
 
-    public init(name: String, sink: SinkSelector, safeguard: SafeguardSettings, quietWindows: [QuietWindow]? = nil) {
+    public init(name: String, sink: SinkSelector, safeguard: SafeguardSettings, quietWindows: [QuietWindow]? = nil,
+                noise: NoiseSettings? = nil) {
         self.name = name
         self.sink = sink
         self.safeguard = safeguard
         self.quietWindows = quietWindows
+        self.noise = noise
     }
 
     /// This room's sink among `sinks`; `defaultSink` is the server's default sink's name.

@@ -8,10 +8,18 @@ public struct RoomOutcome: Sendable, Codable, Equatable {
     /// From the request to this room's first audible sample.
     public var onsetLatencyMilliseconds: Int?
     public var error: String?
+    /// The loudest channel of its sink while it played, in percent (after any raise).
+    public var volumePercent: Int?
+    /// The room's noise floor when it opened, in dBFS, and the gain it was given for it
+    /// (`rooms.<room>.noise`); nil without a microphone or before one was heard.
+    public var noiseFloorDBFS: Double?
+    public var noiseGainDB: Double?
 
     enum CodingKeys: String, CodingKey {
         case room, sink, outcome, error
         case onsetLatencyMilliseconds = "onset_latency_ms"
+        case volumePercent = "volume_percent"
+        case noiseFloorDBFS = "noise_floor_dbfs", noiseGainDB = "noise_gain_db"
     }
 
     public init(room: String, sink: String?, outcome: Outcome, onsetLatencyMilliseconds: Int? = nil, error: String? = nil) {

@@ -136,7 +136,12 @@ function showRooms(rooms) {
     const state = room.sink
       ? room.sink + ", " + (room.muted ? "muted, " : "") + (room.volume_percent || []).join("/") + "%"
       : "no speaker: " + room.problem;
-    return el("li", room.room + ": " + state + (room.sink && room.problem ? " (" + room.problem + ")" : ""),
+    // Its microphone: the level now and the gain an announcement made now would get.
+    const noise = !room.noise ? ""
+      : room.noise.problem ? "; noise: " + room.noise.problem
+      : room.noise.floor_dbfs == null ? "; noise: listening"
+      : "; noise " + room.noise.floor_dbfs + " dBFS, an announcement now +" + room.noise.gain_db + " dB";
+    return el("li", room.room + ": " + state + (room.sink && room.problem ? " (" + room.problem + ")" : "") + noise,
               room.sink ? {} : { class: "waiting" });
   }));
   const choice = $("say-rooms");
