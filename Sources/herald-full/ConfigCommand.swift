@@ -43,7 +43,7 @@ extension Herald {
                             let quiet = room.quietWindows.map { $0.isEmpty ? "never quiet" : "quiet \($0.map(\.description).joined(separator: ", "))" }
                             print("  room \(room.name): sink \(room.sink); raise below \(room.safeguard.minVolume) to \(room.safeguard.targetVolume), mute \(room.safeguard.mutePolicy.rawValue)\(quiet.map { "; \($0)" } ?? "")")
                             if let noise = room.noise {
-                                print("    noise: microphone \(noise.source); raised (floor - \(noise.thresholdDB) dB) x \(noise.ratio), at most +\(noise.maxGainDB) dB, never above \(room.safeguard.maxVolume); floor over \(DurationText.format(noise.window))")
+                                print("    noise: microphone \(noise.source); raised \(noise.ratio) dB per dB of noise floor above \(noise.thresholdDB) dB, at most +\(noise.maxGainDB) dB, never above \(room.safeguard.maxVolume); floor over \(DurationText.format(noise.window))")
                             }
                         }
                         for (group, members) in rooms.groups.sorted(by: { $0.key < $1.key }) {
