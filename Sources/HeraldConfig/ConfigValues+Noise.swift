@@ -49,8 +49,8 @@ extension ConfigValues {
             settings.maxGainDB = value
         }
         if let text = texts["ratio"] {
-            guard let value = Double(text), value.isFinite, value > 0, value <= NoiseSettings.ratioRange.upperBound else {
-                report("\(prefix).ratio", "'\(text)' is not a ratio above 0 and at most 4 (dB of gain per dB of noise over the threshold), like 1.0")
+            guard let value = Double(text), value.isFinite, NoiseSettings.ratioRange.contains(value) else {
+                report("\(prefix).ratio", "'\(text)' is not a ratio from 0.1 to 4 (dB of gain per dB of noise over the threshold), like 1.0; remove noise: to turn it off")
                 return nil
             }
             settings.ratio = value

@@ -48,8 +48,7 @@ public final class MonitorProbe: @unchecked Sendable {
         connection.withLock {
             guard let stream else { return }
             pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
+            PlaybackReaper.release(stream)
             self.stream = nil
         }
     }

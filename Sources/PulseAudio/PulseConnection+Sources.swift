@@ -80,7 +80,7 @@ extension NoiseSettings {
     public func describe(_ problem: PickProblem) -> String {
         switch problem {
         case .absent: "no source \(source) (pactl list short sources lists them)"
-        case .ambiguous(let names): "\(names.count) sources fit \(source): \(names.joined(separator: ", ")); add a property that tells them apart"
+        case .ambiguous(let names): "\(names.count) sources fit its match (\(names.joined(separator: ", "))); add a property that tells them apart"
         }
     }
 }

@@ -412,23 +412,30 @@ final class PulsePlayback: @unchecked Sendable {
             self.stream = nil
             return
         }
-        let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_CREATING {
-            // Still connecting: it cannot be disconnected yet, and freed now it would live on as
-            // an orphan sink-input. A reaper of its own disconnects it once ready, then frees it.
-            PlaybackReaper.adopt(stream)
-            self.stream = nil
-            return
-        }
-        pa_stream_set_state_callback(stream, nil, nil)
-        if state == PA_STREAM_READY { pa_stream_disconnect(stream) }
-        pa_stream_unref(stream)
+        PlaybackReaper.release(stream)
         self.stream = nil
     }
 }
 
-/// Disconnects and frees a stream that was torn down while still connecting.
+/// Disconnects and frees streams, also one torn down while still connecting.
 enum PlaybackReaper {
+    /// Lets go of the caller's `stream` (its state callback cleared), with the mainloop lock
+    /// held: a ready stream is disconnected and freed; one still connecting cannot be
+    /// disconnected yet, and freed now it would live on as an orphan (a sink-input, or a
+    /// microphone kept open), so a reaper of its own disconnects it once ready, then frees it.
+    static func release(_ stream: OpaquePointer) {
+        pa_stream_set_state_callback(stream, nil, nil)
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_READY:
+            pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+        case PA_STREAM_CREATING:
+            adopt(stream)
+        default:
+            pa_stream_unref(stream)
+        }
+    }
+
     /// Called with the mainloop lock held; takes over the caller's reference to `stream`.
     static func adopt(_ stream: OpaquePointer) {
         pa_stream_set_state_callback(stream, { stream, _ in

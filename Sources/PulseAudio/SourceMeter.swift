@@ -13,6 +13,8 @@ public final class SourceMeter: @unchecked Sendable {
     private var meter = SpeechBandMeter()
     private let onBlock: @Sendable (SpeechBandMeter.Block) -> Void
     public let sourceName: String
+    /// When it started recording: one that keeps recording a while is past its trouble.
+    public let openedAt = ContinuousClock.now
 
     /// Starts recording `sourceName`; `onBlock` is called on PulseAudio's thread for every block.
     public init(connection: PulseConnection, sourceName: String,
@@ -62,8 +64,8 @@ public final class SourceMeter: @unchecked Sendable {
         connection.withLock {
             guard let stream else { return }
             pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
+            // One still connecting is not left recording with nobody reading it.
+            PlaybackReaper.release(stream)
             self.stream = nil
         }
     }

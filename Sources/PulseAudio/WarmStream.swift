@@ -63,17 +63,7 @@ final class WarmStream: @unchecked Sendable {
     /// Disconnects and frees it; it must not be lent. Called with the lock held.
     func close() {
         lock.assertLocked()
-        pa_stream_set_state_callback(stream, nil, nil)
-        switch state {
-        case PA_STREAM_READY:
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-        case PA_STREAM_CREATING:
-            // Disconnecting is refused while it connects; the reaper does it once it is ready.
-            PlaybackReaper.adopt(stream)
-        default:
-            pa_stream_unref(stream)
-        }
+        PlaybackReaper.release(stream)
     }
 }
 

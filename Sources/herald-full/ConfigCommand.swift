@@ -31,11 +31,11 @@ extension Herald {
                     var draft = try HeraldConfiguration.draft(
                         file: path, stateDirectory: HeraldConfiguration.defaultStateDirectory(environment: environment))
                     draft.check()
-                    let soundNote = await draft.checkNoiseSources(logger: Logger(label: "herald.config"))
+                    let soundNotes = await draft.checkNoiseSources(logger: Logger(label: "herald.config"))
                     let configuration = try draft.finished()
                     let safeguard = configuration.safeguard
                     print("\(path): OK")
-                    if let soundNote { print("  note: \(soundNote)") }
+                    for note in soundNotes { print("  note: \(note)") }
                     for exposure in SecretFile.exposed(configuration.secretFiles) { print("  warning: \(exposure)") }
                     print("  sink: \(safeguard.sinkName ?? "(the server's default sink)")")
                     if let rooms = configuration.configuredRooms {

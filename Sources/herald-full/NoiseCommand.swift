@@ -41,7 +41,7 @@ extension Herald.NoiseCommand {
             guard let rooms = context.configuration.configuredRooms, let configured = rooms.room(named: room) else {
                 throw fail("no room '\(room)' in the config; the rooms are \(context.configuration.configuredRooms?.rooms.map(\.name).joined(separator: ", ") ?? "not set (add rooms:)")")
             }
-            guard (2...60).contains(seconds) else { throw ValidationError("--seconds must be from 2 to 60") }
+            guard (3...60).contains(seconds) else { throw ValidationError("--seconds must be from 3 to 60") }
             var noise = configured.noise ?? NoiseSettings(source: .named(source ?? ""))
             if let source { noise.source = .named(source) }
             guard configured.noise != nil || source != nil else {
@@ -59,14 +59,16 @@ extension Herald.NoiseCommand {
             if let problem = picked.problem { throw fail("room \(room): \(problem)") }
             print("listening to \(picked.name) (\(picked.description)) for \(seconds) s; nothing is kept")
             let blocks = try await SourceMeter.listen(to: picked.name, on: sound, for: .seconds(seconds))
-            guard !blocks.isEmpty, !blocks.allSatisfy(\.digitalSilence) else {
+            guard !blocks.isEmpty else { throw fail("\(picked.name) sent nothing in \(seconds) s; check that the device works (parecord -d \(picked.name) /tmp/check.wav)") }
+            guard !blocks.allSatisfy(\.digitalSilence) else {
                 throw fail("\(picked.name) reads digital silence (exact zeros): it is muted in hardware or dead; check its switch and capture level")
             }
             var floor = NoiseFloor(window: .seconds(seconds))
-            for block in blocks { floor.add(block.dBFS) }
+            for block in blocks where !block.digitalSilence { floor.add(block.dBFS) }
             guard let measured = floor.floor else { throw fail("too little was heard (\(blocks.count) blocks); listen longer with --seconds") }
             let loudest = blocks.map(\.dBFS).max() ?? measured
-            let threshold = min((measured + Self.margin).rounded(), 0)
+            let threshold = min(max((measured + Self.margin).rounded(), NoiseSettings.thresholdRange.lowerBound),
+                                NoiseSettings.thresholdRange.upperBound)
             print("floor: \(NoiseReading.tenth(measured)) dBFS (10th percentile of 100 ms blocks, 300 Hz to 3.4 kHz); loudest block \(NoiseReading.tenth(loudest)) dBFS")
             print("proposed threshold: \(Int(threshold)) dB (the floor + \(Int(Self.margin)) dB): announcements are raised when the room gets louder than that")
             print("in the config:")

@@ -51,7 +51,7 @@ extension OnTheTestSink {
     /// Plays noise at `dBFS` (RMS, in the speech band: a sum of tones from 600 Hz to 2 kHz) into
     /// the microphone's room for `seconds`.
     @discardableResult
-    func playNoise(_ dBFS: Double, seconds: Double = 120) throws -> Process {
+    func playNoise(_ dBFS: Double, seconds: Double = 120, into sink: String? = nil, pulse: String? = nil) throws -> Process {
         let rate = 48_000, tones = stride(from: 600.0, through: 2_000, by: 140).map { $0 }
         // Equal tones with spread phases: RMS = amplitude x sqrt(count / 2).
         let amplitude = pow(10, dBFS / 20) / (Double(tones.count) / 2).squareRoot()
@@ -64,8 +64,8 @@ extension OnTheTestSink {
         #expect(FileManager.default.createFile(atPath: path, contents: samples.withUnsafeBytes { Data($0) }))
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
-        player.arguments = ["--playback", "-d", microphone, "--raw", "--format=float32le", "--rate=\(rate)", "--channels=1", path]
-        player.environment = SoundServer.environment
+        player.arguments = ["--playback", "-d", sink ?? microphone, "--raw", "--format=float32le", "--rate=\(rate)", "--channels=1", path]
+        player.environment = SoundServer.environment.merging(pulse.map { ["PULSE_SERVER": $0] } ?? [:]) { $1 }
         player.standardOutput = FileHandle.nullDevice
         player.standardError = FileHandle.nullDevice
         try player.run()
@@ -179,6 +179,41 @@ extension OnTheTestSink {
         daemon.stop()
         let log = String(decoding: (daemon.process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         #expect(log.contains("room counter: its microphone is not heard"), "\(log.suffix(2000))")
+    }
+
+    /// As a newcomer's box does: the sound server comes after the daemon, and dies under it.
+    @Test func theMicrophoneIsHeardWhenTheSoundServerComesLateAndAgainAfterItDied() throws {
+        let pulse = try PrivatePulse(sinks: ["late_counter", "late_mic"], start: false)
+        let (harness, port) = try HeraldHarness.listening("""
+            rooms:
+              counter:
+                sink: late_counter
+                noise: {source: late_mic.monitor, threshold: -50dB, window: 5s}
+            """)
+        let daemon = try Daemon(harness, port: port, environment: ["PULSE_SERVER": pulse.address], keeping: harness)
+        defer { daemon.stop() }
+        try SoundServer.waitFor("the daemon to say it has no sound server", timeout: 10) {
+            (try reading(daemon)["problem"] as? String)?.contains("no sound server") == true
+        }
+        for round in 1...2 {
+            try pulse.start()
+            try pulse.pactl(["set-sink-volume", "late_mic", "100%"])
+            try playNoise(-40, into: "late_mic", pulse: pulse.address)
+            try waitForFloor(daemon, near: -40)
+            pulse.kill()
+            stopNoise()
+            try SoundServer.waitFor("the daemon to see the server gone", timeout: 10) {
+                (try reading(daemon)["problem"] as? String)?.contains("no sound server") == true
+            }
+            try #require(UnattendedDaemonTests.isAlive(daemon), "round \(round)")
+        }
+        try pulse.start()
+        try playNoise(-40, into: "late_mic", pulse: pulse.address)
+        try waitForFloor(daemon, near: -40)
+        let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"clip": "ding", "rooms": ["counter"]}"#)
+        let room = (row["rooms"] as? [[String: Any]])?.first ?? [:]
+        #expect(status == 200 && abs((room["noise_gain_db"] as? Double ?? 0) - 10) < 1.5, "\(row)")
+        pulse.kill()
     }
 }
 }

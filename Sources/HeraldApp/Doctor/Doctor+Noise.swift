@@ -3,7 +3,7 @@ import PulseAudio
 
 extension Doctor {
     /// Each room's microphone (`rooms.<room>.noise`): found, unmuted, and hearing something
-    /// (a second is measured; no audio is kept).
+    /// (3 s are measured, enough for a floor; no audio is kept).
     func noiseChecks(sound: PulseConnection) async -> [DoctorFinding] {
         let rooms = (context.configuration.configuredRooms?.rooms ?? []).compactMap { room in room.noise.map { (room.name, $0) } }
         guard !rooms.isEmpty else { return [] }
@@ -28,8 +28,11 @@ extension Doctor {
                 continue
             }
             do {
-                let blocks = try await SourceMeter.listen(to: source.name, on: sound, for: .seconds(1))
-                if !blocks.isEmpty, blocks.allSatisfy(\.digitalSilence) {
+                let blocks = try await SourceMeter.listen(to: source.name, on: sound, for: .seconds(3))
+                if blocks.isEmpty {
+                    findings.append(DoctorFinding(check, .warning, "\(source.name) sent nothing in 3 s; \(fallback)",
+                                                  action: "check that the device works: parecord -d \(source.name) /tmp/check.wav"))
+                } else if blocks.allSatisfy(\.digitalSilence) {
                     findings.append(DoctorFinding(check, .warning, "\(source.name) reads digital silence (exact zeros): muted in hardware or dead; \(fallback)",
                                                   action: "check the microphone's own mute switch and `alsamixer -c CARD` capture levels"))
                 } else {

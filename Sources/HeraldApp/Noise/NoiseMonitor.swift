@@ -67,6 +67,8 @@ struct NoiseMonitor {
         var connection: PulseConnection?
         var meters: [String: SourceMeter] = [:]
         var problems: [String: String?] = [:]
+        /// Rooms whose meter failed: how often in a row, and when to try again.
+        var troubles: [String: (count: Int, retryAt: ContinuousClock.Instant)] = [:]
 
         mutating func connection(logger: Logger) async throws -> PulseConnection {
             if let connection, connection.isConnected { return connection }
@@ -92,6 +94,7 @@ struct NoiseMonitor {
                 meters[room] = nil
             }
             problems = problems.filter { rooms.contains($0.key) }
+            troubles = troubles.filter { rooms.contains($0.key) }
         }
 
         /// Finds `room`'s source and keeps a meter recording it; the source's name and what is
@@ -107,20 +110,38 @@ struct NoiseMonitor {
                 return (nil, noise.describe(problem))
             }
             let name = source.name
+            let now = ContinuousClock.now
             if let meter = meters[room], meter.sourceName != name || !meter.isRecording {
                 meter.close()
                 meters[room] = nil
+                if meter.sourceName == name { failed(room, now: now) }
             }
-            if meters[room] == nil {
+            if meters[room] == nil, (troubles[room]?.retryAt ?? now) <= now {
                 do {
                     meters[room] = try SourceMeter(connection: connection, sourceName: name) { block in
                         roomNoise.heard(room, block, at: .now)
                     }
                 } catch {
-                    return (name, "cannot record from \(name): \(error)")
+                    failed(room, now: now)
                 }
             }
+            if let trouble = troubles[room] {
+                // Recording again for a while: the trouble is over.
+                guard let meter = meters[room], now - meter.openedAt >= Self.settled else {
+                    return (name, "recording from \(name) failed \(trouble.count) time(s); trying again")
+                }
+                troubles[room] = nil
+            }
             return (name, source.problem)
+        }
+
+        /// How long a meter records after a failure before the room is said to be heard again.
+        static let settled = Duration.seconds(10)
+
+        /// A meter that keeps failing is tried again later and later, up to every 30 s.
+        mutating func failed(_ room: String, now: ContinuousClock.Instant) {
+            let count = (troubles[room]?.count ?? 0) + 1
+            troubles[room] = (count, now + .seconds(min(1 << min(count, 5), 30)))
         }
     }
 }

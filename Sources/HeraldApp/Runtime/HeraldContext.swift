@@ -30,7 +30,7 @@ public struct HeraldContext: Sendable {
     /// The rooms' volumes as buttons set them, kept across reloads (`ButtonService` reads them in).
     public let roomVolumes: RoomVolumes
     /// The rooms' noise as their microphones hear it (`NoiseMonitor`), kept across reloads.
-    public let roomNoise: RoomNoise
+    public private(set) var roomNoise: RoomNoise
 
     /// - Parameters:
     ///   - tolerant: when the database cannot be opened, log in memory (and say so in
@@ -70,9 +70,7 @@ public struct HeraldContext: Sendable {
             next = try HeraldContext(configuration: configuration, logger: logger, tolerant: tolerant, runtime: runtime)
             next.roomVolumes.replace(roomVolumes.all)
             // A new database is not a new room: what the microphones heard stays.
-            next = HeraldContext(configuration: configuration, logger: logger, database: next.database, store: next.store,
-                                 journal: next.journal, tolerant: tolerant, runtime: runtime, roomVolumes: next.roomVolumes,
-                                 roomNoise: roomNoise)
+            next.roomNoise = roomNoise
         }
         next.httpClient = httpClient
         return next

@@ -19,7 +19,8 @@ public final class SafeguardSession: Sendable {
         /// The sink as it was before the safeguard changed it.
         public let before: SinkState
         public let entry: JournalEntry
-        /// What its microphone said when it opened, and the gain that was applied for it.
+        /// The reading its sink was opened with (its own, or that of the first room on its sink):
+        /// the floor and the gain it earned, before `max_volume` and quiet hours cap the volume.
         public let noise: NoiseReading?
         let safeguard: Safeguard
     }
@@ -66,6 +67,9 @@ public final class SafeguardSession: Sendable {
         // Its rooms' microphones stop measuring now, before a sound is made (Herald never hears
         // itself), and each room's gain is what the room sounded like until now.
         let noise = rooms.reduce(into: [String: NoiseReading]()) { $0[$1.name] = context.roomNoise.hold($1.name) }
+        // Each hold is released once: here for the rooms left out, by `close` for the others.
+        var holding = Set(noise.keys)
+        func letGo(_ room: String) { if holding.remove(room) != nil { context.roomNoise.release(room) } }
         do {
             try await context.recoverPendingJournal(with: context.safeguard(on: sound), on: sound)
             let placements = try await RoomPlacement.place(rooms, on: sound)
@@ -77,8 +81,10 @@ public final class SafeguardSession: Sendable {
                 case .success(.opened(let before, let entry, let safeguard)):
                     // Counted once per sink, however many rooms share it.
                     if !held.contains(where: { $0.sinkName == before.name }) { HeraldMetrics.opened(entry) }
+                    // A sink shared by rooms was opened with its first room's gain: that is its receipt.
+                    let opener = placements.first { $0.sinkName == before.name }?.room.name ?? placement.room.name
                     held.append(HeldRoom(room: placement.room, sinkName: before.name, before: before, entry: entry,
-                                         noise: noise[placement.room.name], safeguard: safeguard))
+                                         noise: noise[opener], safeguard: safeguard))
                 case .success(.suppressed(let sink)):
                     muted = muted ?? sink
                     notOpened.append(RoomOutcome(room: placement.room.name, sink: sink.name, outcome: .suppressedMuted))
@@ -90,7 +96,7 @@ public final class SafeguardSession: Sendable {
                 }
             }
             // The rooms left out are listened to again at once.
-            for room in notOpened { context.roomNoise.release(room.room) }
+            for room in notOpened { letGo(room.room) }
             guard !held.isEmpty else {
                 lock.release()
                 // A room was there but muted under `respect`: the announcement is not for now,
@@ -101,7 +107,7 @@ public final class SafeguardSession: Sendable {
             return .opened(SafeguardSession(context: context, sound: sound, placements: placements, held: held,
                                             notOpened: notOpened, quietTargets: quietTargets, lock: lock))
         } catch {
-            for room in rooms { context.roomNoise.release(room.name) }
+            for room in holding { letGo(room) }
             lock.release()
             throw error
         }

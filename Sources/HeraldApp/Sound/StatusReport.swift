@@ -70,6 +70,12 @@ public struct StatusReport: Codable, Sendable {
             report.server = "\(info.name) \(info.version)"
         } catch {
             report.serverError = "\(error)"
+            // Each room is still listed, with what its microphone last said (it says why it hears nothing now).
+            report.rooms = (context.configuration.configuredRooms?.rooms ?? []).map { room in
+                var line = RoomSink(room: room.name, problem: "no sound server")
+                line.noise = context.roomNoise.reading(room.name)
+                return line
+            }
             return report
         }
         if let rooms = context.configuration.configuredRooms {

@@ -41,9 +41,6 @@ public struct NoiseFloor: Sendable {
         return sorted[Int(Double(sorted.count - 1) * Self.percentile)]
     }
 
-    /// How many blocks it holds.
-    public var count: Int { levels.count }
-
     /// Forgets everything heard (a new microphone is a new room to learn).
     public mutating func reset() {
         levels = []

@@ -25,7 +25,8 @@ public struct NoiseReading: Codable, Sendable, Equatable {
 
     public static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
-    /// One line for people: `-41.3 dBFS on alsa_input.usb-Mic (floor), +8.7 dB` or the problem.
+    /// One line for people: `floor -41.3 dBFS on alsa_input.usb-Mic; an announcement now gets
+    /// +8.7 dB`, or the problem and the gain (0).
     public var text: String {
         let heard = floorDBFS.map { "floor \($0) dBFS" } ?? "no floor yet"
         let gain = "an announcement now gets +\(gainDB) dB"

@@ -13,7 +13,7 @@ public struct NoiseSettings: Sendable, Equatable {
             switch self {
             case .named(let name): name
             case .matching(let properties):
-                "the one with " + properties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+                "fitting " + properties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             }
         }
     }
@@ -45,8 +45,10 @@ public struct NoiseSettings: Sendable, Equatable {
     public static let thresholdRange: ClosedRange<Double> = -100...0
     public static let ratioRange: ClosedRange<Double> = 0.1...4
     public static let maxGainRange: ClosedRange<Double> = 0...24
-    public static let windowRange: ClosedRange<Duration> = .seconds(5) ... .seconds(3600)
-    public static let senseDelayRange: ClosedRange<Duration> = .zero ... .seconds(10)
+    public static let windowRange: ClosedRange<Duration> = .seconds(5) ... .seconds(600)
+    /// At least 200 ms: a block of 100 ms and a fragment of 50 ms recorded while Herald spoke
+    /// would otherwise be measured after it.
+    public static let senseDelayRange: ClosedRange<Duration> = .milliseconds(200) ... .seconds(10)
 
     /// Which of `sources` (name and properties) this setting picks: its name, nil when none fits,
     /// or the names of all that fit when a match fits more than one.
@@ -55,7 +57,7 @@ public struct NoiseSettings: Sendable, Equatable {
         case .named(let name):
             return sources.contains { $0.name == name } ? .success(name) : .failure(.absent)
         case .matching(let wanted):
-            let fitting = sources.filter { source in wanted.allSatisfy { source.properties[$0.key] == $0.value } }.map(\.name)
+            let fitting = Room.fitting(sources, wanted, \.properties).map(\.name)
             switch fitting.count {
             case 0: return .failure(.absent)
             case 1: return .success(fitting[0])

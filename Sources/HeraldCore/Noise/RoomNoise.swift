@@ -11,10 +11,16 @@ public final class RoomNoise: Sendable {
         var holds = 0
         /// When it may listen again after the last hold (the sense delay).
         var listenFrom: ContinuousClock.Instant?
+        /// The source found now; nil while none is (unplugged, no server).
         var source: String?
+        /// The source the floor was heard from: kept through a server restart, forgotten for another microphone.
+        var heardFrom: String?
         var problem: String?
         /// Consecutive blocks of exact zeros: a muted or dead microphone, not a quiet room.
         var silentBlocks = 0
+
+        /// True while Herald speaks here, or did within the sense delay.
+        func deaf(at instant: ContinuousClock.Instant) -> Bool { holds > 0 || instant < listenFrom ?? instant }
     }
 
     private let rooms = Mutex<[String: Listening]>([:])
@@ -24,31 +30,34 @@ public final class RoomNoise: Sendable {
     public init() {}
 
     /// Takes the rooms' noise settings (at start and after a reload): a room whose source and
-    /// window are unchanged keeps what was heard; one without `noise` is forgotten.
+    /// window are unchanged keeps what was heard; one without `noise` is forgotten. A room an
+    /// announcement holds stays held whatever changed.
     public func configure(_ settings: [String: NoiseSettings]) {
         rooms.withLock { rooms in
             rooms = settings.reduce(into: [:]) { next, entry in
-                if var kept = rooms[entry.key], kept.settings.source == entry.value.source, kept.settings.window == entry.value.window {
-                    kept.settings = entry.value
-                    next[entry.key] = kept
-                } else {
-                    next[entry.key] = Listening(settings: entry.value, floor: NoiseFloor(window: entry.value.window))
+                var room = Listening(settings: entry.value, floor: NoiseFloor(window: entry.value.window))
+                if let kept = rooms[entry.key] {
+                    if kept.settings.source == entry.value.source, kept.settings.window == entry.value.window {
+                        room = kept
+                        room.settings = entry.value
+                    } else {
+                        (room.holds, room.listenFrom) = (kept.holds, kept.listenFrom)
+                    }
                 }
+                next[entry.key] = room
             }
         }
     }
 
-    /// The rooms listened to, with their settings.
-    public var configured: [String: NoiseSettings] { rooms.withLock { $0.mapValues(\.settings) } }
-
-    /// The monitor found `source` for `room` (nil: none), or cannot listen for `problem`. A new
-    /// source starts a new floor: another microphone is another room to learn.
+    /// The monitor found `source` for `room` (nil: none), or cannot listen for `problem`. Another
+    /// microphone starts a new floor; the same one found again after a server restart does not.
     public func listening(_ room: String, source: String?, problem: String?) {
         rooms.withLock { rooms in
             guard var state = rooms[room] else { return }
-            if state.source != source {
+            if let source, source != state.heardFrom {
                 state.floor.reset()
                 state.silentBlocks = 0
+                state.heardFrom = source
             }
             state.source = source
             state.problem = problem ?? (state.silentBlocks >= Self.digitalSilenceBlocks ? Self.digitalSilence : nil)
@@ -58,10 +67,13 @@ public final class RoomNoise: Sendable {
 
     static let digitalSilence = "reads digital silence (exact zeros): the microphone is muted in hardware or dead"
 
-    /// One block heard in `room` at `at`; ignored while Herald speaks there or within the sense delay.
+    /// One block heard in `room` at `at`. Ignored while Herald speaks, or did within the sense
+    /// delay, in any room listened to through the same microphone (one microphone between two
+    /// speakers hears both).
     public func heard(_ room: String, _ block: SpeechBandMeter.Block, at: ContinuousClock.Instant) {
         rooms.withLock { rooms in
-            guard var state = rooms[room], state.holds == 0, at >= state.listenFrom ?? at else { return }
+            guard var state = rooms[room],
+                  !rooms.values.contains(where: { $0.source == state.source && $0.deaf(at: at) }) else { return }
             if block.digitalSilence {
                 state.silentBlocks += 1
                 if state.silentBlocks == Self.digitalSilenceBlocks {
@@ -69,10 +81,11 @@ public final class RoomNoise: Sendable {
                     state.problem = state.problem ?? Self.digitalSilence
                 }
             } else {
-                if state.silentBlocks >= Self.digitalSilenceBlocks, state.problem == Self.digitalSilence { state.problem = nil }
+                if state.problem == Self.digitalSilence { state.problem = nil }
                 state.silentBlocks = 0
+                // Zeros never enter the floor: a few of them would make it -120 dBFS.
+                state.floor.add(block.dBFS)
             }
-            if state.silentBlocks < Self.digitalSilenceBlocks { state.floor.add(block.dBFS) }
             rooms[room] = state
         }
     }
@@ -104,7 +117,7 @@ public final class RoomNoise: Sendable {
     }
 
     private static func reading(_ state: Listening) -> NoiseReading {
-        let floor = state.problem == nil ? state.floor.floor : nil
+        let floor = state.problem == nil && state.source != nil ? state.floor.floor : nil
         return NoiseReading(source: state.source, floorDBFS: floor,
                             gainDB: floor.map { NoiseLaw.gainDB(floorDBFS: $0, settings: state.settings) } ?? 0,
                             problem: state.problem ?? (state.source == nil ? "no source found yet" : nil))

@@ -57,12 +57,23 @@ public struct Room: Sendable, Equatable {
         case .named(let name):
             return sinks.first { $0.name == name }.map(Pick.found) ?? .absent
         case .matching(let properties):
-            let fitting = sinks.filter { sink in properties.allSatisfy { sink.properties[$0.key] == $0.value } }
+            let fitting = Room.fitting(sinks, properties, \.properties)
             switch fitting.count {
             case 0: return .absent
             case 1: return .found(fitting[0])
             default: return .ambiguous(fitting.map(\.name))
             }
+        }
+    }
+}
+
+extension Room {
+    /// The items whose properties hold every wanted value: a room's sink `match:`, and its
+    /// microphone's (`noise.match`).
+    public static func fitting<Item>(_ items: [Item], _ wanted: [String: String], _ properties: (Item) -> [String: String]) -> [Item] {
+        items.filter { item in
+            let has = properties(item)
+            return wanted.allSatisfy { has[$0.key] == $0.value }
         }
     }
 }
