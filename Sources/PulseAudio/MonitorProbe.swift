@@ -3,11 +3,9 @@ import HeraldCore
 
 /// Listens to a sink's `.monitor` source and tells when sound first appears: the benchmark's ear.
 ///
-/// `@unchecked Sendable`: the C stream and every field are touched only with the connection's
-/// mainloop lock held or from the mainloop thread inside the read callback.
-public final class MonitorProbe: @unchecked Sendable {
-    private let connection: PulseConnection
-    private var stream: OpaquePointer?
+/// `@unchecked Sendable`: every field is touched only with the connection's mainloop lock held
+/// or from the mainloop thread inside `received`.
+public final class MonitorProbe: RecordStream, @unchecked Sendable {
     private var waiter: CheckedContinuation<ContinuousClock.Instant, any Error>?
     private var threshold: Float = 0.001
     private var armed = false
@@ -22,36 +20,12 @@ public final class MonitorProbe: @unchecked Sendable {
 
     /// Starts recording `sinkName.monitor` (mono float, 2 ms fragments).
     public init(connection: PulseConnection, sinkName: String) async throws {
-        self.connection = connection
-        try connection.withLock {
-            var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(Self.rate), channels: 1)
-            guard let stream = pa_stream_new(connection.context, "Herald monitor probe", &spec, nil) else {
-                throw SoundSystemError.operationFailed("probe stream: \(PulseConnection.lastError(connection.context))")
-            }
-            self.stream = stream
-            pa_stream_set_read_callback(stream, { stream, _, userdata in
-                Unmanaged<MonitorProbe>.fromOpaque(userdata!).takeUnretainedValue().read()
-            }, Unmanaged.passUnretained(self).toOpaque())
-            let unset = UInt32.max
-            var attributes = pa_buffer_attr(maxlength: unset, tlength: unset, prebuf: unset, minreq: unset,
-                                            fragsize: UInt32(pa_usec_to_bytes(2_000, &spec)))
-            if pa_stream_connect_record(stream, "\(sinkName).monitor", &attributes, PA_STREAM_ADJUST_LATENCY) < 0 {
-                throw SoundSystemError.operationFailed("probe on \(sinkName).monitor: \(PulseConnection.lastError(connection.context))")
-            }
-        }
+        try super.init(connection: connection, label: "Herald monitor probe", source: "\(sinkName).monitor", rate: Self.rate,
+                       fragmentMicroseconds: 2_000, flags: PA_STREAM_ADJUST_LATENCY)
     }
-
-    deinit { close() }
 
     /// Stops recording. Also done on deinit.
-    public func close() {
-        connection.withLock {
-            guard let stream else { return }
-            pa_stream_set_read_callback(stream, nil, nil)
-            PlaybackReaper.release(stream)
-            self.stream = nil
-        }
-    }
+    public override func close() { super.close() }
 
     /// Waits until the monitor has carried nothing above `threshold` for `quiet`.
     public func waitForSilence(_ quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(10)) async throws {
@@ -115,27 +89,15 @@ public final class MonitorProbe: @unchecked Sendable {
         waiter.resume(with: result)
     }
 
-    /// Runs on the mainloop thread.
-    private func read() {
-        guard let stream else { return }
-        var data: UnsafeRawPointer?
-        var length = 0
-        while pa_stream_readable_size(stream) > 0 {
-            guard pa_stream_peek(stream, &data, &length) == 0 else { return }
-            if length == 0 { break }
-            let now = ContinuousClock.now
-            if let data {
-                let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: length / 4)
-                if let first = samples.firstIndex(where: { abs($0) > threshold }) {
-                    lastLoud = now
-                    if armed && detected == nil {
-                        let after = samples.count - first
-                        detected = now - .microseconds(after * 1_000_000 / Self.rate)
-                        if let detected { resume(.success(detected)) }
-                    }
-                }
-            }
-            pa_stream_drop(stream)
+    /// Runs on the mainloop thread: the chunk's arrival time, corrected for the samples after
+    /// the first loud one.
+    override func received(_ samples: UnsafeBufferPointer<Float>, at now: ContinuousClock.Instant) {
+        guard let first = samples.firstIndex(where: { abs($0) > threshold }) else { return }
+        lastLoud = now
+        if armed && detected == nil {
+            let after = samples.count - first
+            detected = now - .microseconds(after * 1_000_000 / Self.rate)
+            if let detected { resume(.success(detected)) }
         }
     }
 }
