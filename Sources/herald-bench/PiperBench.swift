@@ -52,6 +52,7 @@ struct PiperBench {
         await whole.prepare()
         print("  a sentence of three clauses (\"\(Self.uncachedClauses(0, "Clara"))\"):")
         try await clauseRows(voice: voice, byClause: piper, whole: whole)
+        try await firstChunkRows(byClause: piper, whole: whole)
         whole.stop()
 
         let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)

@@ -100,6 +100,30 @@ extension PiperBench {
         Bench.report("longest pause inside a whole render", pauses)
     }
 
+    /// The first word of any sentence (issue 48): a long first clause, none at all, a question;
+    /// and each one's length said in chunks against said whole (the goal: within 10%).
+    func firstChunkRows(byClause: PiperSynthesizer, whole: PiperSynthesizer) async throws {
+        let kinds: [(name: String, text: (Int) -> String)] = [
+            ("a long first clause", { "Order \($0 * 7 + 11) for Martha and her sister is ready at the counter, thank you." }),
+            ("no punctuation inside", { Self.oneClause($0, "Dana") }),
+            ("a question", { "Is order \($0 * 7 + 11) for Peter ready yet? Yes!" }),
+        ]
+        for kind in kinds {
+            var first: [Double] = [], length: [Double] = []
+            for run in 0..<bench.runs {
+                let text = kind.text(run)
+                let chunks = try await Self.chunks(of: byClause.synthesize(request(text)), since: .now)
+                first.append(chunks.first?.arrivedMilliseconds ?? .nan)
+                let said = try await Self.chunks(of: whole.synthesize(request(text)), since: .now)
+                length.append(100 * Double(chunks.map(\.samples.count).reduce(0, +)) / Double(max(1, said.map(\.samples.count).reduce(0, +))))
+            }
+            Bench.report("first audio, \(kind.name), clause by clause", first)
+            let sorted = length.sorted()
+            print(String(format: "  %-44@ median %7.1f %%   (min %.1f, max %.1f, n=%d)", "  its length in chunks, of said whole" as NSString,
+                         sorted[sorted.count / 2], sorted.first ?? 0, sorted.last ?? 0, sorted.count))
+        }
+    }
+
     /// An English request for `text` in the default voice at the normal rate.
     func request(_ text: String) -> SpeechRequest {
         SpeechRequest(text: text, language: "en", voice: "", rate: 175, pitch: 50)

@@ -54,6 +54,34 @@ extension OnTheTestSink {
         print("figures: clause by clause, longest pause heard \(Int(live.pause * 1000)) ms (from the cache: \(Int(cached.pause * 1000)) ms), onset \(live.row["onset_latency_milliseconds"] ?? "?") ms")
     }
 
+    /// Issue 48: a long first clause is cut short so its first word comes soon, and heard with
+    /// no longer pause than the sentence played whole from the cache; every kind of clause end
+    /// ("?", "!", "…", ";", ":") is said, none heard as silence.
+    @Test func aLongFirstClauseIsCutShortAndEveryClauseEndIsSaid() throws {
+        let (harness, port) = try HeraldHarness.listening(try PiperVoice.config())
+        let daemon = try Daemon(harness, port: port)
+        defer { daemon.stop() }
+        func heard(_ text: String) throws -> (row: [String: Any], pause: Double, span: Double) {
+            let monitor = try MonitorRecording()
+            let (status, row) = try daemon.post("/v1/announcements?wait=true", #"{"text": "\#(text)"}"#)
+            usleep(200_000)
+            monitor.stop()
+            #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
+            let span = try #require(monitor.soundSpan(), "nothing heard")
+            return (row, monitor.longestSilence(), span.end - span.start)
+        }
+        let long = "The delivery for order 27 for Dana arrives in 4 minutes."
+        let live = try heard(long), cached = try heard(long)
+        #expect(live.row["clip_source"] as? String == "piper" && cached.row["clip_source"] as? String == "cache", "\(live.row) \(cached.row)")
+        #expect(live.pause <= cached.pause + 0.05, "longest pause live \(live.pause) s, from the cache \(cached.pause) s")
+        #expect(abs(live.span - cached.span) < 0.1, "heard for \(live.span) s live, \(cached.span) s from the cache")
+        // Twelve words in six clauses: each said, so no silence as long as a clause and about 4 s in all.
+        let ends = try heard("Is order 27 ready? Yes! Wait… it is; collect it: thank you.")
+        #expect(ends.row["clip_source"] as? String == "piper", "\(ends.row)")
+        #expect(ends.pause < 0.6 && (2.5...7).contains(ends.span), "longest silence \(ends.pause) s, heard for \(ends.span) s")
+        print("figures: long first clause onset \(live.row["onset_latency_milliseconds"] ?? "?") ms, heard \(live.span) s (cache \(cached.span) s); six clause ends heard \(ends.span) s, longest silence \(ends.pause) s")
+    }
+
     @Test func theResidentProcessKilledMidTextEspeakFinishesAndPiperComesBack() throws {
         let (harness, port) = try HeraldHarness.listening(try PiperVoice.config())
         let daemon = try Daemon(harness, port: port)

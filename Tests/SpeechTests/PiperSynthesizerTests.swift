@@ -137,7 +137,13 @@ import Testing
         ("Time to take your medication; one tablet: with water", ["Time to take your medication;", "one tablet:", "with water"]),
         ("收款成功，二十五元。谢谢", ["收款成功，", "二十五元。", "谢谢"]),
         ("Payment received, 收款成功，25 dollars", ["Payment received,", "收款成功，", "25 dollars"]),
-        ("no punctuation at all in this one", ["no punctuation at all in this one"]),
+        // A long first clause is cut short, before a word a speaker breathes before, else after three.
+        ("no punctuation at all in this one", ["no punctuation", "at all in this one"]),
+        ("The delivery for order 18 for Dana arrives in 4 minutes.", ["The delivery", "for order 18 for Dana arrives in 4 minutes."]),
+        ("Quickly now everybody move outside please, thank you", ["Quickly now everybody", "move outside please,", "thank you"]),
+        ("Your order number eighteen", ["Your order number eighteen"]),
+        // Every clause end is a clause of its own, said.
+        ("Is the order ready? Yes! Wait… now; ok: go", ["Is the order ready?", "Yes!", "Wait…", "now;", "ok:", "go"]),
         ("Hello , , world ...", ["Hello ,,", "world ..."]),
         ("... hello", ["... hello"]),
         ("?!", ["?!"]),

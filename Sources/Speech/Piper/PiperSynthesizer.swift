@@ -289,11 +289,40 @@ public final class PiperSynthesizer: Synthesizer {
     }
 
     /// The text cut into clauses, each with its punctuation, so Piper pauses as the text asks:
-    /// after `,` `;` `:` `.` `!` `?` followed by a space (so 1,000 and 25.30 stay whole), after the
-    /// full-width `、` `，` `；` `：` `。` `！` `？` (Chinese puts no space after them), and at line
-    /// breaks. A piece with nothing to say (punctuation alone) joins the clause before it.
+    /// after `,` `;` `:` `.` `!` `?` `…` followed by a space (so 1,000 and 25.30 stay whole), after
+    /// the full-width `、` `，` `；` `：` `。` `！` `？` (Chinese puts no space after them), and at
+    /// line breaks. A piece with nothing to say (punctuation alone) joins the clause before it.
+    /// A long first clause is cut short (`firstChunk`): the first word waits for its render.
     static func clauses(in text: String) -> [String] {
-        pieces(of: text, endingAfter: ",;:.!?", fullWidth: "、，；：。！？")
+        var clauses = pieces(of: text, endingAfter: ",;:.!?…", fullWidth: "、，；：。！？")
+        if let first = clauses.first, let (head, rest) = firstChunk(of: first) {
+            clauses.replaceSubrange(0...0, with: [head, rest])
+        }
+        return clauses
+    }
+
+    /// More words than this in the first clause and it is cut: Piper renders three or four words
+    /// in well under 100 ms on two cores, a whole sentence in 200 to 300.
+    static let firstChunkWords = 5
+
+    /// Words a clause may be cut before without breaking its sense ("Order 18 for Dana | and her
+    /// sister"), as a speaker takes a breath: conjunctions and the commonest prepositions.
+    static let breathBefore: Set<String> = [
+        "and", "or", "but", "for", "from", "with", "at", "to", "in", "on", "is", "are", "will", "please",
+        "und", "oder", "für", "mit", "ist", "y", "o", "para", "con", "es", "et", "ou", "pour", "avec", "est",
+        "e", "ou", "com", "é", "и", "в", "с",
+    ]
+
+    /// A first clause of more than `firstChunkWords` words cut at a word boundary: before a
+    /// `breathBefore` word among the 2nd to 5th, else after the 3rd; nil when it is short, has
+    /// no spaces (Chinese), or the rest would be a single word. Said in two chunks it lasts within
+    /// a few percent of the clause said whole (scripts/bench.sh).
+    static func firstChunk(of clause: String) -> (String, String)? {
+        let words = clause.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count > firstChunkWords else { return nil }
+        let cut = (2...4).first { Self.breathBefore.contains(words[$0].lowercased()) } ?? 3
+        guard words.count - cut >= 2 else { return nil }
+        return (words[..<cut].joined(separator: " "), words[cut...].joined(separator: " "))
     }
 
     private static func pieces(of text: String, endingAfter ascii: String, fullWidth: String) -> [String] {
