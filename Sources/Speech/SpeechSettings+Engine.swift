@@ -58,6 +58,15 @@ extension SpeechSettings {
         PhraseTable.has(language) || overrides(for: language)[.payment] != nil ? language : "en"
     }
 
+    /// What a payment of `amount` asked for in `language` says, in the language it is said in
+    /// (`paymentLanguage(for:)`): "Payment received: twenty-five dollars and thirty cents".
+    /// - Throws: `SpeechError.unknownLanguage` when Herald cannot say amounts in that language.
+    public func paymentSentence(_ amount: Amount, language: String) throws -> (phrase: AmountPhrase, language: String) {
+        let spoken = paymentLanguage(for: language)
+        let grammar = try AmountGrammars.grammar(for: spoken)
+        return (phrase(for: spoken).fill(grammar.words(for: amount)), spoken)
+    }
+
     /// The payment sentence for `language`.
     public func phrase(for language: String) -> PhraseTemplate {
         PhraseTemplate(phrases(for: language).paymentReceived)
