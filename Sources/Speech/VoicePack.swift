@@ -111,7 +111,7 @@ public enum VoicePackError: Error, Equatable, CustomStringConvertible {
     case noManifest(String)
     case badManifest(String, String)
     case missingTokens([String])
-    /// A pack for a language whose numbers the voice reads itself: there are no number words to record.
+    /// A pack for a language whose numbers the voice reads itself and no pack grammar composes.
     case numbersFromTheVoice(String)
 
     public var description: String {

@@ -105,6 +105,41 @@ import Testing
         }
     }
 
+    /// A voice pack says these amounts in the Indian system from the voice's own 0 to 99 and the
+    /// scale words: every token of the 200 amounts is in the pack's vocabulary.
+    @Test(arguments: ["mr", "te", "kn", "ml", "bn", "pa", "or", "gu", "ur"])
+    func packsComposeAmountsInTheIndianSystem(language: String) throws {
+        let rupee = try #require(Currency.named("INR"))
+        let grammar = try #require(try AmountGrammars.grammar(for: language) as? VoiceNumberAmountGrammar)
+        #expect(grammar.composesFromClips)
+        let vocabulary = Set(grammar.vocabulary(for: [rupee]))
+        for amount in CLDRAmountTests.amounts(in: rupee) {
+            let tokens = grammar.words(for: amount).tokens
+            #expect(tokens.allSatisfy(vocabulary.contains), "\(amount): \(tokens.filter { !vocabulary.contains($0) })")
+        }
+    }
+
+    @Test func aMarathiAmountIsCutIntoLakhsThousandsAndHundreds() throws {
+        let marathi = try AmountGrammars.grammar(for: "mr")
+        let payment = marathi.words(for: try Amount.parse("1234567.89", currencyCode: "INR", fallback: .usd))
+        #expect(payment.tokens == ["12", "लाख", "34", "हजार", "5", "शे", "67", "भारतीय रुपये", "आणि", "89", "पैसे"])
+        let largest = marathi.words(for: try Amount.parse("999999999999", currencyCode: "INR", fallback: .usd))
+        #expect(largest.tokens.prefix(6) == ["99", "हजार", "9", "शे", "99", "कोटी"], "99,999 crore: the crores counted the same way")
+        #expect(throws: VoicePackError.numbersFromTheVoice("ja"), "Japanese counts in man and oku: no pack grammar yet") {
+            try VoicePackBuilder(renderer: SpeechWorkspace().renderer()).tokens(language: "ja", currencies: [.jpy])
+        }
+    }
+
+    /// Payments said as one, and a button's total, count in digits too: no English "three".
+    @Test func summariesAndTotalsCountInDigits() throws {
+        let rupee = try #require(Currency.named("INR"))
+        let amounts = [1999, 2001, 1].map { Amount(minorUnits: $0, currency: rupee) }
+        let summary = try #require(PaymentSummary(amounts: amounts, language: "mr", phrases: .of("mr")))
+        #expect(summary.text == "पेमेंटची संख्या: 3, एकूण 40 भारतीय रुपये आणि 1 पैसा")
+        let totals = PaymentTotals(since: Date(), until: Date(), totals: [.init(currency: rupee, count: 3, minorUnits: 11_950)])
+        #expect(PaymentTotalWording.text(totals, language: "mr", phrases: .of("mr")) == "आजची पेमेंट: 3, एकूण 119 भारतीय रुपये आणि 50 पैसे")
+    }
+
     /// The table's reason holds: ICU spells no numbers a voice here reads in the languages it
     /// gives the voice's number rules, and every language with phrases has a row.
     @Test func theSourceTableNamesEveryLanguageAndItsReasonHolds() {

@@ -116,7 +116,7 @@ extension Doctor {
     func packCheck(_ grammar: any AmountGrammar, currencies: [Currency] = Currency.all) -> DoctorFinding {
         let speech = context.configuration.speech
         let check = "voice pack \(grammar.language)"
-        if grammar is VoiceNumberAmountGrammar {
+        if let voice = grammar as? VoiceNumberAmountGrammar, !voice.composesFromClips {
             return DoctorFinding(check, .ok, "\(grammar.language) payments are synthesized: the voice reads their numbers by its own rules")
         }
         let pack: VoicePack
