@@ -237,6 +237,8 @@ public struct HeraldAPI: Sendable {
 
     struct LanguageCoverage: Encodable, Sendable {
         var lang: String
+        /// Where its amounts' words come from: `hand grammar`, `CLDR`, `voice number rules`.
+        var source: String
         /// False while its phrases are machine-written.
         var checked: Bool
     }
@@ -272,7 +274,10 @@ public struct HeraldAPI: Sendable {
                                    mute: safeguard.mutePolicy.rawValue,
                                    quietHours: configuration.quietHours.windows.map(\.description),
                                    quietTargetVolume: "\(configuration.quietHours.targetVolume.percent)%",
-                                   languages: AmountGrammars.covered.map { LanguageCoverage(lang: $0, checked: PhraseTable.of($0).checkedBySpeaker) })
+                                   languages: AmountGrammars.covered.map {
+                                       LanguageCoverage(lang: $0, source: AmountGrammars.source(for: $0)?.rawValue ?? "",
+                                                        checked: PhraseTable.of($0).checkedBySpeaker)
+                                   })
         return Status(version: version, health: await health(), config: config,
                       sound: await StatusReport.gather(context: context, sound: await daemon.soundSystem),
                       daemon: await daemon.snapshot(),

@@ -27,11 +27,13 @@ public struct PaymentSummary: Sendable, Equatable {
         self.total = total
     }
 
-    /// A count of payments in the words of `grammar`'s language ("four", "两", "vier").
+    /// A count of payments in the words of `grammar`'s language ("four", "两", "vier"), or in
+    /// digits for the voice to read where the language's numbers are the voice's ("4").
     static func countWords(_ count: Int64, grammar: any AmountGrammar) -> String {
         switch grammar {
         case let chinese as ChineseAmountGrammar: count == 2 ? "两" : chinese.number(count).joined()
         case let cldr as CLDRAmountGrammar: cldr.number(count, before: .masculine).text
+        case let voice as VoiceNumberAmountGrammar: voice.number(count).text
         default: EnglishAmountGrammar().number(count).text
         }
     }

@@ -117,11 +117,10 @@ public struct SpeechRenderer: Sendable {
     }
 
     /// Speech for a payment: composed from the language's voice pack when it has every word,
-    /// else synthesized (the reason is logged).
+    /// else synthesized (the reason is logged). A language without phrases of its own says the
+    /// whole sentence in English (`SpeechSettings.paymentSentence`), not a mixture.
     public func render(payment amount: Amount, language: String?) async throws -> RenderedAudio {
-        let language = language ?? settings.language
-        let grammar = try AmountGrammars.grammar(for: language)
-        let phrase = settings.phrase(for: language).fill(grammar.words(for: amount))
+        let (phrase, language) = try settings.paymentSentence(amount, language: language ?? settings.language)
         do {
             if let pack = try VoicePack.find(language: language, in: settings.packsDirectory) {
                 let missing = pack.missing(phrase.tokens)

@@ -46,8 +46,25 @@ extension SpeechSettings {
         let englishTable = PhraseTable.of("en")
         let quoted = english.map { "\($0.rawValue) \"\(englishTable.phrase($0))\"" }.joined(separator: ", ")
         let key = "speech.phrases.\(SpeechNames.baseLanguage(language))"
-        return ("\(language) has no phrase table: these are said in English (amounts in \(language)): \(quoted)",
+        let amounts = paymentLanguage(for: language) == language ? "amounts in \(language)" : "payments wholly in English, amounts too"
+        return ("\(language) has no phrase table: these are said in English (\(amounts)): \(quoted)",
                 "set \(english.map { "\(key).\($0.rawValue)" }.joined(separator: ", ")) in the config file (a section under \(key))")
+    }
+
+    /// The language a payment asked for in `language` is said in: its own when it has phrases
+    /// (Herald's table, or `speech.phrases` giving its payment sentence), else English, the amount
+    /// included: "Payment received: two hundred fifty Indian rupees", not English around Italian.
+    public func paymentLanguage(for language: String) -> String {
+        PhraseTable.has(language) || overrides(for: language)[.payment] != nil ? language : "en"
+    }
+
+    /// What a payment of `amount` asked for in `language` says, in the language it is said in
+    /// (`paymentLanguage(for:)`): "Payment received: twenty-five dollars and thirty cents".
+    /// - Throws: `SpeechError.unknownLanguage` when Herald cannot say amounts in that language.
+    public func paymentSentence(_ amount: Amount, language: String) throws -> (phrase: AmountPhrase, language: String) {
+        let spoken = paymentLanguage(for: language)
+        let grammar = try AmountGrammars.grammar(for: spoken)
+        return (phrase(for: spoken).fill(grammar.words(for: amount)), spoken)
     }
 
     /// The payment sentence for `language`.

@@ -18,7 +18,7 @@ extension SpeechSettings {
     /// Checks the language a request names, before it is queued: a language tag that Herald can
     /// speak with this config's engine, and for a payment one the amount grammars know.
     /// - Parameters:
-    ///   - forPayment: amounts are composed by a grammar (en, zh by hand, others from CLDR), whatever the engine.
+    ///   - forPayment: amounts are composed by a grammar (en, zh by hand, others from CLDR or the voice's number rules), whatever the engine.
     ///   - field: the request field to name in the error.
     /// - Throws: `SpeechFieldError` saying which languages to use instead.
     public func checkLanguage(_ language: String, forPayment: Bool, field: String = "lang") async throws(SpeechFieldError) {
@@ -29,7 +29,7 @@ extension SpeechSettings {
         }
         if forPayment {
             guard (try? AmountGrammars.grammar(for: language)) != nil else {
-                throw SpeechFieldError(field: field, message: "amounts cannot be spoken in \(SpeechNames.quoted(language)) (CLDR spells no numbers in it that a voice here reads); use \(AmountGrammars.covered.joined(separator: ", ")), or omit it")
+                throw SpeechFieldError(field: field, message: "amounts cannot be spoken in \(SpeechNames.quoted(language)) (CLDR spells no numbers in it that a voice here reads, and it is not among the languages whose numbers the voice reads itself: docs/languages.md); use \(AmountGrammars.covered.joined(separator: ", ")), or omit it")
             }
         }
         guard engine == .espeakNG, let catalog = try? await EspeakSynthesizer.shared.catalog() else { return }

@@ -111,12 +111,16 @@ public enum VoicePackError: Error, Equatable, CustomStringConvertible {
     case noManifest(String)
     case badManifest(String, String)
     case missingTokens([String])
+    /// A pack for a language whose numbers the voice reads itself and no pack grammar composes.
+    case numbersFromTheVoice(String)
 
     public var description: String {
         switch self {
         case .noManifest(let path): "\(path): no voice pack manifest; build one with 'herald pack build LANG'"
         case .badManifest(let path, let detail): "\(path): not a valid voice pack manifest (\(detail))"
         case .missingTokens(let tokens): "the voice pack has no clip for \(tokens.map { "'\($0)'" }.joined(separator: ", "))"
+        case .numbersFromTheVoice(let language):
+            "amounts in \(language) are digits the voice reads by its own number rules: Herald has no grammar to compose them from clips yet, so its payments are synthesized"
         }
     }
 }

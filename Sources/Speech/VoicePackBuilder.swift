@@ -12,8 +12,11 @@ public struct VoicePackBuilder: Sendable {
 
     /// Every token a pack for `language` needs to say amounts in `currencies` from its clips:
     /// the grammar's words and the payment phrase's own.
+    /// - Throws: `VoicePackError.numbersFromTheVoice` for a language whose numbers the voice reads
+    ///   and no pack grammar composes (Japanese).
     public func tokens(language: String, currencies: [Currency]) throws -> [String] {
         let grammar = try AmountGrammars.grammar(for: language)
+        if let voice = grammar as? VoiceNumberAmountGrammar, !voice.composesFromClips { throw VoicePackError.numbersFromTheVoice(language) }
         var seen = Set<String>()
         return (grammar.vocabulary(for: currencies) + renderer.settings.phrase(for: language).literalTokens)
             .filter { seen.insert($0).inserted }

@@ -51,7 +51,9 @@ extension Herald {
                 }
                 if chosen.isEmpty { chosen = [speech.currency] }
                 let builder = VoicePackBuilder(renderer: renderer)
-                let bar = ProgressBar(total: try builder.tokens(language: language, currencies: chosen).count + 1)
+                let words: Int
+                do { words = try builder.tokens(language: language, currencies: chosen).count } catch { throw fail(error) }
+                let bar = ProgressBar(total: words + 1)
                 do {
                     let pack = try await builder.build(language: language, currencies: chosen, into: directory) {
                         done, _ in bar.update(done, label: "")

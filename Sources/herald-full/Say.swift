@@ -92,10 +92,9 @@ extension Herald {
                 do { parsed = try Amount.payment(amount, currencyCode: currency, fallback: configuration.speech.currency) } catch { throw fail(error) }
                 let request = AnnouncementRequest(body: .payment(parsed), priority: .high, source: .cli, language: lang)
                 try await checkSpeechOptions(request, speech: configuration.speech)
-                let language = lang ?? configuration.speech.language
-                let grammar: any AmountGrammar
-                do { grammar = try AmountGrammars.grammar(for: language) } catch { throw fail(error) }
-                Swift.print(configuration.speech.phrase(for: language).fill(grammar.words(for: parsed)).text)
+                let sentence: AmountPhrase
+                do { sentence = try configuration.speech.paymentSentence(parsed, language: lang ?? configuration.speech.language).phrase } catch { throw fail(error) }
+                Swift.print(sentence.text)
                 return
             }
             try await announce(options: options, announceOptions: announceOptions, amountForDaemon: currency == nil ? amount : nil) { configuration in

@@ -240,7 +240,7 @@ import Testing
         let found = await problems("""
             speech:
               engine: festival
-              language: bn
+              language: as
               rate: 1000
               currency: XBT
               phrases:

@@ -80,6 +80,25 @@ extension OnTheTestSink {
         #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
     }
 
+    /// Issue 50: a Marathi pack holds espeak-ng's own 0 to 99, hundred, thousand, lakh and crore;
+    /// 12,34,567.89 INR is composed from it alone ("12 लाख 34 हजार 5 शे 67 भारतीय रुपये आणि 89
+    /// पैसे", eleven clips) and heard for as long as it lasts.
+    @Test func aMarathiPackComposesLakhsAndCroresFromItsClips() throws {
+        let harness = try HeraldHarness(extraConfig: "speech:\n  packs: PACKS\n")
+        let packs = harness.folder + "/packs"
+        try String(contentsOfFile: harness.configPath, encoding: .utf8).replacingOccurrences(of: "PACKS", with: packs)
+            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        let built = try harness.herald(["pack", "build", "mr", "--currency", "INR"])
+        #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
+        let manifest = try String(contentsOfFile: packs + "/mr/manifest.json", encoding: .utf8)
+        #expect(["\"99\"", "लाख", "कोटी", "भारतीय रुपये", "पैसे"].allSatisfy(manifest.contains), "\(manifest.prefix(300))")
+        let (row, span) = try heard(harness, ["pay", "1234567.89", "--lang", "mr", "--currency", "INR"])
+        #expect(row["clip_source"] as? String == "pack", "\(row)")
+        let composed = Double(row["duration_milliseconds"] as? Int ?? 0) / 1000
+        #expect(composed > 3 && composed < 12, "eleven words in \(composed) s")
+        #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
+    }
+
     /// A payment in Spanish, from CLDR's words, said by espeak-ng's Spanish: heard for as long as
     /// "Pago recibido: veinticinco pesos mexicanos con treinta centavos" takes (about 4 s).
     @Test func aPaymentInSpanishIsHeardForThePlausibleLengthOfItsSentence() throws {
@@ -114,7 +133,7 @@ extension OnTheTestSink {
         (["pay", "--", "-5"], "negative"), (["pay", "12.345"], "more decimals than USD has"),
         (["pay", "NaN"], "not a number"), (["pay", "5", "--currency", "XBT"], "currency 'XBT'"),
         (["say", "hello", "--lang", "xx"], "--lang: 'xx' is not a language espeak-ng speaks"),
-        (["pay", "5", "--lang", "ja"], "--lang: amounts cannot be spoken in 'ja'"),
+        (["pay", "5", "--lang", "as"], "--lang: amounts cannot be spoken in 'as'"),
         (["say", "hello", "--voice", "zz-nonexistent"], "--voice: 'zz-nonexistent' is neither an alias"),
         (["say", "hello", "--voice", "../../../etc/passwd"], "--voice"),
         (["pay", "5", "--chime", "trumpet"], "chime: 'trumpet' is not a chime"),

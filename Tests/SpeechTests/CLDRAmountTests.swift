@@ -13,11 +13,12 @@ import Testing
         ("id", "IDR"), ("vi", "VND"), ("sw", "KES"), ("ar", "EGP"), ("tr", "TRY"), ("ru", "RUB"),
     ]
 
-    /// 0.01, 1, 21, 101, 1000, 1001, a million, then random amounts over every number of digits up
-    /// to 999,999,999,999.99, with and without a minor part: 200 in all, the same on every run.
+    /// 0.01, 1, 21, 99, 100, 101, 1000, 1001, a lakh, a million, a crore, then random amounts over
+    /// every number of digits up to 999,999,999,999.99, with and without a minor part: 200 in all,
+    /// the same on every run.
     static func amounts(in currency: Currency) -> [Amount] {
         let scale = Int64((0..<currency.minorDigits).reduce(1) { value, _ in value * 10 })
-        var fixed: [Int64] = [1, 21, 101, 1000, 1001, 1_000_000, 999_999_999_999].map { $0 * scale }
+        var fixed: [Int64] = [1, 21, 99, 100, 101, 1000, 1001, 100_000, 1_000_000, 10_000_000, 999_999_999_999].map { $0 * scale }
         if scale > 1 { fixed += [1, 21 * scale + 21, scale * 1_000_000 + 1] }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
@@ -172,7 +173,8 @@ import Testing
         #expect(CLDRAmountGrammar(language: "ja") == nil, "kanji, which espeak-ng reads as 'Chinese letter'")
         #expect(CLDRAmountGrammar(language: "xx") == nil)
         #expect(CLDRAmountGrammar(language: "pt-BR") != nil)
-        #expect(AmountGrammars.covered == ["ar", "de", "en", "es", "fr", "hi", "id", "pt", "ru", "sw", "ta", "tr", "vi", "zh"])
+        #expect(AmountGrammars.covered == ["ar", "bn", "de", "en", "es", "fr", "gu", "hi", "id", "ja", "kn", "ml", "mr", "or",
+                                           "pa", "pt", "ru", "sw", "ta", "te", "tr", "ur", "vi", "zh"])
     }
 
     @Test func everyPhraseHasItsPlaceholdersOnce() {
@@ -184,7 +186,8 @@ import Testing
             #expect(join.components(separatedBy: "{major}").count == 2 && join.components(separatedBy: "{minor}").count == 2, "\(language)")
             #expect(join.range(of: "{major}")!.lowerBound < join.range(of: "{minor}")!.lowerBound, "\(language)")
         }
-        #expect(Set(PhraseTable.builtIn.keys) == ["en", "zh", "es", "pt", "fr", "de", "hi", "ta", "bn", "id", "vi", "sw", "ar", "tr", "ru", "ja"])
+        #expect(Set(PhraseTable.builtIn.keys) == ["en", "zh", "es", "pt", "fr", "de", "hi", "ta", "bn", "id", "vi", "sw", "ar", "tr", "ru", "ja",
+                                                  "mr", "te", "kn", "ml", "pa", "or", "gu", "ur"])
         #expect(PhraseTable.builtIn.filter(\.value.checkedBySpeaker).keys.sorted() == ["en", "zh"])
     }
 }

@@ -23,7 +23,7 @@ import Testing
         "ÖDEME ALINDI: BİN LİRA",
         "P\u{0430}yment rec\u{0435}ived: fifty dollars",
         "Payment\u{FE0F} re\u{034F}ceived",
-        "5件のお支払い、合計千円",
+        "5けんの おしはらい、ごうけい 1000 えん",
         "Получено платежей: 3, на сумму тысяча рублей",
     ])
     func paymentWordsAreFound(text: String) {

@@ -24,27 +24,33 @@ extension AnnouncementDaemon {
         let amounts: [Amount] = taken.compactMap {
             if case .payment(let amount) = $0.item.request.body { amount } else { nil }
         }
-        let language = first.language ?? context.configuration.speech.language
+        // Wholly in English for a language with no phrases of its own, as each payment would be.
+        let speech = context.configuration.speech
+        let asked = first.language ?? speech.language, language = speech.paymentLanguage(for: asked)
         guard let summary = PaymentSummary(amounts: amounts, language: language,
-                                           phrases: context.configuration.speech.phrases(for: language)) else {
+                                           phrases: speech.phrases(for: language)) else {
             for entry in taken { machine.turns.putBack(entry) }
             return
         }
         // In the place of the most urgent payment it covers (high when a till sent any as high).
         let priority = Priority.mostUrgent(of: taken.map(\.priority)) ?? .high
-        await sayAsOne(taken, text: summary.text, priority: priority, occasion: .payments)
+        await sayAsOne(taken, text: summary.text, priority: priority, occasion: .payments,
+                       language: language == asked ? nil : language)
     }
 
     /// Says `entries` as one text: logs the summary's row, queues it, and logs each original
     /// `coalesced`. When the summary cannot be logged, the entries are said one by one.
     /// The entries stay pending in the machine (held) until each is logged or queued again.
-    /// - Parameter rooms: where the summary is said (the rooms its entries share); nil for the
-    ///   priority's or the house's default rooms.
-    func sayAsOne(_ entries: [Entry], text: String, priority: Priority, occasion: SummaryOccasion, rooms: [String]? = nil) async {
+    /// - Parameters:
+    ///   - rooms: where the summary is said (the rooms its entries share); nil for the
+    ///     priority's or the house's default rooms.
+    ///   - language: the summary's language when it is not the first entry's.
+    func sayAsOne(_ entries: [Entry], text: String, priority: Priority, occasion: SummaryOccasion, rooms: [String]? = nil,
+                  language: String? = nil) async {
         let first = entries[0].item.request
         // A payment's voice is not asked for by its sender: the summary takes the default.
         var request = AnnouncementRequest(body: .text(text), priority: priority, source: first.source,
-                                          language: first.language, voice: occasion == .payments ? nil : first.voice)
+                                          language: language ?? first.language, voice: occasion == .payments ? nil : first.voice)
         request.chime = first.chime
         request.rooms = rooms
         let summary = Turn.record(for: request, at: now())

@@ -35,15 +35,20 @@ extension Doctor {
         return languages.subtracting(handWritten).sorted()
     }
 
-    /// The languages amounts are said in, and whether speech.language has phrases of its own.
+    /// The languages amounts are said in, each with its amounts' source and whether a speaker
+    /// checked its phrases, and whether speech.language has phrases of its own.
     func languageCheck() -> DoctorFinding {
         let speech = context.configuration.speech
-        let covered = AmountGrammars.covered.map { PhraseTable.of($0).checkedBySpeaker ? $0 : "\($0)*" }.joined(separator: ", ")
+        let bySource = AmountSource.allCases.compactMap { source -> String? in
+            let languages = AmountGrammars.covered.filter { AmountGrammars.source(for: $0) == source }
+            guard !languages.isEmpty else { return nil }
+            return "\(source.rawValue): " + languages.map { PhraseTable.of($0).checkedBySpeaker ? $0 : "\($0)*" }.joined(separator: ", ")
+        }.joined(separator: "; ")
         if let (notice, action) = speech.englishPhrasesNotice(for: speech.language) {
-            return DoctorFinding("languages", .warning, "speech.language \(notice). Amounts: \(covered) (* machine-written phrases)",
+            return DoctorFinding("languages", .warning, "speech.language \(notice). Amounts: \(bySource) (* machine-written phrases)",
                                  action: action)
         }
-        return DoctorFinding("languages", .ok, "amounts in \(covered) (* machine-written phrases, not yet checked by a speaker)")
+        return DoctorFinding("languages", .ok, "amounts by \(bySource) (* machine-written phrases, not yet checked by a speaker)")
     }
 
     func synthesizerCheck() async -> DoctorFinding {
@@ -111,6 +116,9 @@ extension Doctor {
     func packCheck(_ grammar: any AmountGrammar, currencies: [Currency] = Currency.all) -> DoctorFinding {
         let speech = context.configuration.speech
         let check = "voice pack \(grammar.language)"
+        if let voice = grammar as? VoiceNumberAmountGrammar, !voice.composesFromClips {
+            return DoctorFinding(check, .ok, "\(grammar.language) payments are synthesized: the voice reads their numbers by its own rules")
+        }
         let pack: VoicePack
         do {
             guard let found = try VoicePack.find(language: grammar.language, in: speech.packsDirectory) else {

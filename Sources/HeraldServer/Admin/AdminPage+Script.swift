@@ -183,7 +183,7 @@ function showSettings(config) {
     ["Raise below", config.min_volume + " to " + config.target_volume + ", never above " + config.max_volume],
     ["Others ducked to", config.duck_level], ["Muted sink", config.mute],
     ["Quiet hours", (config.quiet_hours || []).length ? config.quiet_hours.join(", ") + " (target " + config.quiet_target_volume + ")" : "none"],
-    ["Amounts in", (config.languages || []).map(l => l.lang + (l.checked ? "" : "*")).join(", ") + " (* phrases machine-written)"]];
+    ["Amounts in", (config.languages || []).map(l => l.lang + (l.source === "voice number rules" ? "#" : "") + (l.checked ? "" : "*")).join(", ") + " (* phrases machine-written, # numbers read by the voice)"]];
   for (const [name, value] of rows) { list.append(el("dt", name), el("dd", value)); }
 }
 

@@ -29,7 +29,8 @@ extension AmountGrammar {
     public func vocabulary(for currencies: [Currency]) -> [String] { vocabulary }
 }
 
-/// The grammars Herald ships: English and Mandarin by hand, every other language CLDR spells
+/// The grammars Herald ships: English and Mandarin by hand, the languages `LanguageSources` gives
+/// the voice's number rules through `VoiceNumberAmountGrammar`, every other language CLDR spells
 /// numbers in through `CLDRAmountGrammar`.
 public enum AmountGrammars {
     /// The hand-written grammars (their forms are exactly what their tests say).
@@ -38,7 +39,7 @@ public enum AmountGrammars {
     /// The grammar for `language` (`en`, `en-us`, `zh`, `cmn`, `es`, `pt-BR`...), made once per
     /// tag: making ICU's spell-out costs far more than using it (0.1 to 5.5 ms in a release build,
     /// Russian's rules the most: docs/performance.md), and it is made on the way to a payment's first word.
-    /// - Throws: `SpeechError.unknownLanguage` when CLDR cannot spell amounts in it.
+    /// - Throws: `SpeechError.unknownLanguage` when neither CLDR nor a voice's number rules say amounts in it.
     public static func grammar(for language: String) throws -> any AmountGrammar {
         let base = SpeechNames.baseLanguage(language)
         // English and Mandarin are the same grammar for every tag.
@@ -51,13 +52,20 @@ public enum AmountGrammars {
         return grammar
     }
 
-    /// A new grammar for `language`, nil when CLDR cannot spell amounts in it.
+    /// A new grammar for `language`, nil when neither CLDR nor a voice's number rules say amounts in it.
     public static func makeGrammar(for language: String) -> (any AmountGrammar)? {
         switch SpeechNames.baseLanguage(language) {
         case "en": EnglishAmountGrammar()
         case "zh": ChineseAmountGrammar()
-        default: CLDRAmountGrammar(language: language)
+        default: VoiceNumberAmountGrammar(language: language) ?? CLDRAmountGrammar(language: language)
         }
+    }
+
+    /// Where `language`'s amounts come from: the table's row, else CLDR when ICU spells them;
+    /// nil when Herald cannot say amounts in it.
+    public static func source(for language: String) -> AmountSource? {
+        if let listed = LanguageSources.source(for: language) { return listed }
+        return (try? grammar(for: language)) == nil ? nil : .cldr
     }
 
     private static let made = Mutex<[String: any AmountGrammar]>([:])

@@ -13,9 +13,9 @@ import HeraldCore
 /// Spanish numbers with soft hyphens (U+00AD): the text has none, the tokens are cut there.
 public struct CLDRAmountGrammar: AmountGrammar {
     public let language: String
-    /// The phrases around the amount (the connector of major and minor), English's when the
-    /// language has no table of its own.
-    let phrases: PhraseTable
+    /// Between the major and the minor part: the language's table's, else the two side by side
+    /// (never English's "and" inside another language).
+    let majorAndMinor: String
     /// ICU's spell-out in this language, made with the grammar and used for all its numbers: a
     /// formatter costs far more to make than to use.
     let spellOut: SpellOut
@@ -29,7 +29,7 @@ public struct CLDRAmountGrammar: AmountGrammar {
         let base = SpeechNames.baseLanguage(language)
         guard !base.isEmpty, !Self.unspeakable.contains(base) else { return nil }
         self.language = language.lowercased()
-        phrases = PhraseTable.of(base)
+        majorAndMinor = PhraseTable.majorAndMinor(base)
         spellOut = SpellOut(locale: Self.locale(for: self.language))
         guard base == "en" || Self.hasOwnRules(base, twentyOne: spellOut.words(21)) else { return nil }
     }
@@ -57,8 +57,10 @@ public struct CLDRAmountGrammar: AmountGrammar {
     static let englishTwentyOne = SpellOut(locale: Locale(identifier: "en")).words(21)
 
     /// Languages whose spell-out CLDR has but no voice here reads: ICU writes Japanese numbers in
-    /// kanji, which espeak-ng reads letter by letter as "Chinese letter".
-    static let unspeakable: Set<String> = ["ja"]
+    /// kanji, which espeak-ng reads letter by letter as "Chinese letter", and Gujarati's crore as
+    /// કરોડ઼, whose nukta it reads as "Hindi letter". Their amounts are the voice's own
+    /// (`LanguageSources`).
+    static let unspeakable: Set<String> = ["ja", "gu"]
 
     var base: String { SpeechNames.baseLanguage(language) }
 
@@ -114,7 +116,13 @@ public struct CLDRAmountGrammar: AmountGrammar {
     /// CLDR's name of `currency` for `count`, and whether it goes before the number (Swahili
     /// says "shilingi za Kenya mbili").
     func currencyName(_ count: Int64, _ currency: Currency) -> (name: String, before: Bool) {
-        let locale = Self.locale(for: language)
+        Self.currencyName(count, currency, language: language)
+    }
+
+    /// CLDR's name of `currency` for `count` in `language` (a tag), and whether it goes before
+    /// the number; the ISO code when CLDR's text holds no name.
+    static func currencyName(_ count: Int64, _ currency: Currency, language: String) -> (name: String, before: Bool) {
+        let locale = Self.locale(for: language), base = SpeechNames.baseLanguage(language)
         let full = count.formatted(.currency(code: currency.code).presentation(.fullName).precision(.fractionLength(0)).locale(locale))
         let digits = count.formatted(.number.locale(locale))
         let trim = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{A0}\u{202F}\u{200E}\u{200F}\u{061C}"))
@@ -160,7 +168,7 @@ public struct CLDRAmountGrammar: AmountGrammar {
             parts.append(part(minor, name: minorName.form(PluralCategory.of(minor, language: base)), before: false, gender: minorName.gender))
         }
         guard parts.count == 2 else { return AmountPhrase(text: parts[0].text, tokens: parts[0].tokens) }
-        return Self.join(phrases.majorAndMinor, major: parts[0], minor: parts[1])
+        return Self.join(majorAndMinor, major: parts[0], minor: parts[1])
     }
 
     /// `template` ("{major} con {minor}") with both parts in place; its own words are tokens.
@@ -196,7 +204,7 @@ public struct CLDRAmountGrammar: AmountGrammar {
             }
             if let minor = minorName(currency) { add(Set(minor.forms.values).sorted().map { $0.lowercased() }) }
         }
-        add(Self.join(phrases.majorAndMinor, major: ("", []), minor: ("", [])).tokens)
+        add(Self.join(majorAndMinor, major: ("", []), minor: ("", [])).tokens)
         return words
     }
 

@@ -25,6 +25,14 @@ enum AppointmentPhrases {
         "ar": ("بعد {when}: {event}، الساعة {time}", "الآن: {event}", "اليوم: {event}", "غدًا: {event}"),
         "tr": ("{when} sonra: {event}, saat {time}", "Şimdi: {event}", "Bugün: {event}", "Yarın: {event}"),
         "ru": ("Через {when}: {event}, в {time}", "Сейчас: {event}", "Сегодня: {event}", "Завтра: {event}"),
-        "ja": ("{when}後：{event}、{time}", "今：{event}", "今日：{event}", "明日：{event}"),
+        "ja": ("{when}ご：{event}、{time}", "いま：{event}", "きょう：{event}", "あした：{event}"),
+        "mr": ("{when} नंतर: {event}, {time} वाजता", "आता: {event}", "आज: {event}", "उद्या: {event}"),
+        "te": ("{when} తర్వాత: {event}, {time}కి", "ఇప్పుడు: {event}", "ఈరోజు: {event}", "రేపు: {event}"),
+        "kn": ("{when} ನಂತರ: {event}, {time}ಕ್ಕೆ", "ಈಗ: {event}", "ಇಂದು: {event}", "ನಾಳೆ: {event}"),
+        "ml": ("{when} കഴിഞ്ഞ്: {event}, {time}ന്", "ഇപ്പോൾ: {event}", "ഇന്ന്: {event}", "നാളെ: {event}"),
+        "pa": ("{when} ਬਾਅਦ: {event}, {time} ਵਜੇ", "ਹੁਣ: {event}", "ਅੱਜ: {event}", "ਕੱਲ੍ਹ: {event}"),
+        "or": ("{when} ପରେ: {event}, {time}ରେ", "ଏବେ: {event}", "ଆଜି: {event}", "କାଲି: {event}"),
+        "gu": ("{when} પછી: {event}, {time} વાગ્યે", "હવે: {event}", "આજે: {event}", "આવતીકાલે: {event}"),
+        "ur": ("{when} بعد: {event}، {time} بجے", "ابھی: {event}", "آج: {event}", "کل: {event}"),
     ]
 }

@@ -36,7 +36,8 @@ public enum MinorUnitNames {
     static let table: [String: [String: Name]] = [
         "en": english, "zh": mandarin, "es": spanish, "pt": portuguese, "fr": french, "de": german,
         "hi": hindi, "ta": tamil, "bn": bengali, "id": indonesian, "vi": vietnamese, "sw": swahili,
-        "ar": arabic, "tr": turkish, "ru": russian, "ja": japanese,
+        "ar": arabic, "tr": turkish, "ru": russian, "ja": japanese, "mr": marathi, "te": telugu,
+        "kn": kannada, "ml": malayalam, "pa": punjabi, "or": odia, "gu": gujarati, "ur": urdu,
     ]
 
     // One literal per language keeps each dictionary small for the type checker.
@@ -180,6 +181,52 @@ public enum MinorUnitNames {
     private static let japanese: [String: Name] = [
         "*": .same("セント"),
         "GBP": .same("ペンス"),
+        "INR": .same("パイサ"),
+    ]
+
+    // The Indian languages of issue 50: the rupee's paise, and a cent for every other currency.
+    // Machine-written and unchecked, as their phrase tables.
+
+    private static let marathi: [String: Name] = [
+        "*": .same("सेंट"),
+        "INR": .pair("पैसा", "पैसे"),
+    ]
+
+    private static let telugu: [String: Name] = [
+        "*": .pair("సెంటు", "సెంట్లు"),
+        "INR": .pair("పైసా", "పైసలు"),
+    ]
+
+    private static let kannada: [String: Name] = [
+        "*": .same("ಸೆಂಟ್"),
+        "INR": .same("ಪೈಸೆ"),
+    ]
+
+    private static let malayalam: [String: Name] = [
+        "*": .same("സെന്റ്"),
+        "INR": .same("പൈസ"),
+    ]
+
+    private static let punjabi: [String: Name] = [
+        "*": .same("ਸੈਂਟ"),
+        "INR": .pair("ਪੈਸਾ", "ਪੈਸੇ"),
+    ]
+
+    private static let odia: [String: Name] = [
+        "*": .same("ସେଣ୍ଟ"),
+        "INR": .same("ପଇସା"),
+    ]
+
+    private static let gujarati: [String: Name] = [
+        "*": .same("સેન્ટ"),
+        "INR": .pair("પૈસો", "પૈસા"),
+    ]
+
+    /// The Pakistani and the Indian rupee both have paise.
+    private static let urdu: [String: Name] = [
+        "*": .same("سینٹ"),
+        "INR": .pair("پیسہ", "پیسے"),
+        "PKR": .pair("پیسہ", "پیسے"),
     ]
 }
 
@@ -215,7 +262,7 @@ extension MinorUnitNames.Name {
 public enum PluralCategory: String, Sendable, Hashable, CaseIterable {
     case zero, one, two, few, many, other
 
-    /// The category of the non-negative integer `n` in `language` (base code), by CLDR's rules (the 16 languages above written out; any other language: one for 1, else other).
+    /// The category of the non-negative integer `n` in `language` (base code), by CLDR's rules (the languages above written out; any other language, mr, te, ml, or and ur among them: one for 1, else other).
     ///
     /// Hand-written because Foundation on Linux has no plural-rules API; these integer rules were
     /// checked against ICU's `uplrules_select` with no mismatch (issue 31 research, section 2d).
@@ -227,7 +274,8 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable {
             return .other
         case "en", "de", "sw", "ta", "tr":
             return n == 1 ? .one : .other
-        case "hi", "bn":
+        case "hi", "bn", "gu", "kn", "pa":
+            // hi, bn, gu, kn: i = 0 or n = 1; pa: n = 0..1. The same for whole numbers.
             return n <= 1 ? .one : .other
         case "fr", "pt":
             return n <= 1 ? .one : (n % 1_000_000 == 0 ? .many : .other)

@@ -9,6 +9,12 @@ extension PhraseTable {
     /// True when `language` has a table of its own (else its phrases are English's).
     public static func has(_ language: String) -> Bool { builtIn[SpeechNames.baseLanguage(language)] != nil }
 
+    /// What joins an amount's major and minor parts in `language`: its table's, else the two
+    /// side by side, so no English "and" is said inside another language.
+    static func majorAndMinor(_ language: String) -> String {
+        builtIn[SpeechNames.baseLanguage(language)]?.majorAndMinor ?? "{major} {minor}"
+    }
+
     /// The table with `overrides` (`speech.phrases`) in place of its own phrases.
     public func replacing(_ overrides: [PhraseKey: String]) -> PhraseTable {
         var table = self

@@ -64,7 +64,7 @@ public struct PhraseTable: Sendable, Equatable {
 
     /// The tables Herald ships, by base language code.
     public static let builtIn: [String: PhraseTable] = Dictionary(
-        all.map { ($0.language, $0) }, uniquingKeysWith: { first, _ in first })
+        (all + indian).map { ($0.language, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Only en and zh have been checked by a speaker; the rest await review (they are the register
     /// of a shop's payment soundbox: short, neutral, no brand words).
@@ -119,13 +119,6 @@ public struct PhraseTable: Sendable, Equatable {
             paymentsSummary: "{count} பரிவர்த்தனைகள் பெறப்பட்டன, மொத்தம் {amount}",
             whileItWasQuiet: "அமைதி நேரத்தில் வந்தவை:", test: "Herald தயார்.",
             majorAndMinor: "{major} {minor}"),
-        // bn: a count before a noun takes a classifier (দুটি); "number of payments: {count}" needs none.
-        PhraseTable(
-            language: "bn", checkedBySpeaker: false,
-            paymentReceived: "পেমেন্ট পাওয়া গেছে: {amount}",
-            paymentsSummary: "পেমেন্টের সংখ্যা: {count}, মোট {amount}",
-            whileItWasQuiet: "নীরব সময়ে যা এসেছে:", test: "Herald প্রস্তুত।",
-            majorAndMinor: "{major} {minor}"),
         PhraseTable(
             language: "id", checkedBySpeaker: false,
             paymentReceived: "Pembayaran diterima: {amount}",
@@ -165,11 +158,13 @@ public struct PhraseTable: Sendable, Equatable {
             paymentsSummary: "Получено платежей: {count}, на сумму {amount}",
             whileItWasQuiet: "Пока было тихо:", test: "Herald готов.",
             majorAndMinor: "{major} {minor}"),
+        // ja in kana: espeak-ng says "Chinese letter" for every kanji. The amount's digits are read
+        // by the voice ("1500えん": sen gohyaku en).
         PhraseTable(
             language: "ja", checkedBySpeaker: false,
-            paymentReceived: "お支払いを受け取りました：{amount}",
-            paymentsSummary: "{count}件のお支払い、合計{amount}",
-            whileItWasQuiet: "静かな時間のあいだに：", test: "Herald の準備ができました。",
-            majorAndMinor: "{major}{minor}"),
+            paymentReceived: "おしはらいを うけとりました：{amount}",
+            paymentsSummary: "{count}けんの おしはらい、ごうけい {amount}",
+            whileItWasQuiet: "しずかな じかんの あいだに：", test: "Herald の じゅんびが できました。",
+            majorAndMinor: "{major} {minor}"),
     ]
 }
