@@ -80,14 +80,20 @@ extension OnTheTestSink {
         #expect(abs(span - composed) < 0.15, "heard \(span) s of a \(composed) s composition")
     }
 
-    /// Issue 50: a Marathi pack holds espeak-ng's own 0 to 99, hundred, thousand, lakh and crore;
-    /// 12,34,567.89 INR is composed from it alone ("12 लाख 34 हजार 5 शे 67 भारतीय रुपये आणि 89
-    /// पैसे", eleven clips) and heard for as long as it lasts.
-    @Test func aMarathiPackComposesLakhsAndCroresFromItsClips() throws {
+    /// A harness whose `speech.packs` is a folder of its own, where `herald pack build` writes.
+    static func harnessWithOwnPacks() throws -> (HeraldHarness, String) {
         let harness = try HeraldHarness(extraConfig: "speech:\n  packs: PACKS\n")
         let packs = harness.folder + "/packs"
         try String(contentsOfFile: harness.configPath, encoding: .utf8).replacingOccurrences(of: "PACKS", with: packs)
             .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        return (harness, packs)
+    }
+
+    /// Issue 50: a Marathi pack holds espeak-ng's own 0 to 99, hundred, thousand, lakh and crore;
+    /// 12,34,567.89 INR is composed from it alone ("12 लाख 34 हजार 5 शे 67 भारतीय रुपये आणि 89
+    /// पैसे", eleven clips) and heard for as long as it lasts.
+    @Test func aMarathiPackComposesLakhsAndCroresFromItsClips() throws {
+        let (harness, packs) = try Self.harnessWithOwnPacks()
         let built = try harness.herald(["pack", "build", "mr", "--currency", "INR"])
         #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
         let manifest = try String(contentsOfFile: packs + "/mr/manifest.json", encoding: .utf8)
@@ -115,10 +121,7 @@ extension OnTheTestSink {
     /// `herald pack build hi` renders every word of Hindi amounts in rupees; 250.75 INR is then
     /// composed from its clips alone.
     @Test func aHindiPackComposesAPaymentInRupeesFromItsClips() throws {
-        let harness = try HeraldHarness(extraConfig: "speech:\n  packs: PACKS\n")
-        let packs = harness.folder + "/packs"
-        try String(contentsOfFile: harness.configPath, encoding: .utf8).replacingOccurrences(of: "PACKS", with: packs)
-            .write(toFile: harness.configPath, atomically: true, encoding: .utf8)
+        let (harness, packs) = try Self.harnessWithOwnPacks()
         let built = try harness.herald(["pack", "build", "hi", "--currency", "INR"])
         #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
         #expect(FileManager.default.fileExists(atPath: packs + "/hi/manifest.json"))
