@@ -4,7 +4,7 @@ import Yams
 
 extension ConfigValues {
     /// The fields a room may have.
-    static let roomFields: Set<String> = ["sink", "match", "safeguard", "quiet_hours", "noise"]
+    static let roomFields: Set<String> = ["sink", "match", "safeguard", "quiet_hours", "noise", "latency_offset"]
     /// The safeguard keys a room may override.
     static let roomSafeguardFields: Set<String> = ["min_volume", "target_volume", "max_volume", "duck_level", "mute", "lead_in"]
 
@@ -182,7 +182,16 @@ extension ConfigValues {
             guard let settings = roomNoise(section, prefix: "\(prefix).noise") else { return nil }
             noise = settings
         }
-        return Room(name: name, sink: selector, safeguard: safeguard, quietWindows: quietWindows, noise: noise)
+        var room = Room(name: name, sink: selector, safeguard: safeguard, quietWindows: quietWindows, noise: noise)
+        if let offset = fields["latency_offset"] {
+            let text = (offset.scalar?.string ?? "").trimmingCharacters(in: .whitespaces)
+            guard let value = DurationText.parse(text, plainUnit: .milliseconds), value <= LatencyAlignment.maximumOffset else {
+                report("\(prefix).latency_offset", "'\(text)' is not a delay from 0 to \(DurationText.format(LatencyAlignment.maximumOffset)); write the time from the sink to the listener that the sink does not report, like 200ms (herald doctor shows what each sink reports)")
+                return nil
+            }
+            room.latencyOffset = value
+        }
+        return room
     }
 
     /// A room's `safeguard:` section over the house's values; false after reporting a problem.

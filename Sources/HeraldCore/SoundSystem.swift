@@ -35,6 +35,9 @@ public struct SinkState: Sendable, Equatable {
     public var deviceClass: SinkDeviceClass
     /// The sink's properties (`device.bus`, `alsa.card_name`, ...): a room may find its sink by them.
     public var properties: [String: String]
+    /// How long after it is written a sample is heard, as the sink reports it now (a tunnel's
+    /// includes the far sink's); nil when not known.
+    public var latency: Duration?
 
     public init(index: UInt32, name: String, description: String, state: SinkRunState,
                 muted: Bool, volumes: ChannelVolumes, channelNames: [String],
@@ -88,7 +91,9 @@ public enum SoundEvent: Sendable, Equatable {
 
 /// What a finished playback reports.
 public struct PlaybackReport: Sendable, Equatable {
-    /// From the call to the moment the server started playing, in milliseconds.
+    /// From the call to the moment the first sample reached its listener (the sink's latency and
+    /// the room's `latency_offset` counted), in milliseconds; where the server could not tell its
+    /// timing, to the moment it started playing.
     public var startMilliseconds: Int
     /// From the call until the last sample was played (drained).
     public var totalMilliseconds: Int
@@ -138,14 +143,16 @@ public protocol SoundSystem: Sendable {
     /// The same, calling `nearEnd` once every sink has come a few milliseconds before its last
     /// sound or ended otherwise (failed, stopped): `whole` when all are about to be heard to
     /// their end. What must be on disk before the end is heard (the said mark) is written then:
-    /// a kill right after the last sound finds it.
-    func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+    /// a kill right after the last sound finds it. `latencyOffsets` (by sink) is the time from a
+    /// sink to its listener that the sink does not report (`rooms.<room>.latency_offset`): the
+    /// sinks are started so that their listeners hear the first sample at once.
+    func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String, latencyOffsets: [String: Duration],
               nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>]
 }
 
 extension SoundSystem {
     /// For servers that cannot tell the end ahead: `nearEnd` once the play has returned.
-    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String, latencyOffsets: [String: Duration],
                      nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>] {
         let results = await play(audio, onSinks: sinks, mediaRole: mediaRole)
         nearEnd(results.allSatisfy { (try? $0.get()).map { !$0.stoppedEarly } ?? false })

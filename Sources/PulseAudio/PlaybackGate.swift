@@ -1,6 +1,9 @@
-/// Starts the streams of one announcement on several sinks at the same moment (DESIGN.md
-/// "Rooms"): each stream connects corked and fills its prebuffer, and once every one has (or has
-/// failed), all are uncorked in one pass of the mainloop, so the rooms are heard in step.
+import HeraldCore
+
+/// Starts the streams of one announcement on several sinks so that they are heard at the same
+/// moment (DESIGN.md "Rooms"): each stream connects corked, learns its sink's latency and fills
+/// its prebuffer, and once every one has (or has failed), each is uncorked as much later than the
+/// slowest as its listener hears it sooner, so the rooms are heard in step.
 ///
 /// `@unchecked Sendable`: touched only with the connection's mainloop lock held, as its playbacks are.
 final class PlaybackGate: @unchecked Sendable {
@@ -37,12 +40,15 @@ final class PlaybackGate: @unchecked Sendable {
         if outstanding == 0 { open() }
     }
 
-    /// Uncorks every member that arrived, in one pass; later ones start as they arrive.
+    /// Uncorks every member that arrived, in one pass, each held back by how much sooner its
+    /// listener would hear it than the slowest member's (`LatencyAlignment`); later ones start as
+    /// they arrive.
     func open() {
         guard !isOpen else { return }
         isOpen = true
         let starting = arrived
         arrived = []
-        for playback in starting { playback.uncorkFromGate() }
+        let holds = LatencyAlignment.holds(starting.map { $0.latency ?? .zero })
+        for (playback, hold) in zip(starting, holds) { playback.uncorkFromGate(after: hold) }
     }
 }

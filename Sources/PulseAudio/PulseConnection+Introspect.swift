@@ -154,6 +154,7 @@ extension SinkState {
                   channelNames: names,
                   deviceClass: SinkDeviceClass.classify(properties, sinkName: name, activePort: port),
                   properties: properties)
+        latency = .microseconds(Int64(clamping: info.latency))
     }
 }
 

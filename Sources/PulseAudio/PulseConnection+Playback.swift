@@ -51,8 +51,10 @@ extension PulseConnection {
     /// One result per sink, in order: a sink that fails costs the others nothing.
     /// Cancelling the calling task fades every stream out and stops it.
     /// `nearEnd` (see `SoundSystem`) is called `nearEndLead` before the last sink's last sound.
+    /// `latencyOffsets` (by sink) adds to a sink's reported latency the delay from it to its
+    /// listener that it does not report; the rooms are aligned on the sum.
     public func play(_ audio: AudioSource, onSinks sinkNames: [String], mediaRole: String,
-                     fadeMilliseconds: Int = 150,
+                     fadeMilliseconds: Int = 150, latencyOffsets: [String: Duration] = [:],
                      nearEnd: (@Sendable (_ whole: Bool) -> Void)? = nil) async -> [Result<PlaybackReport, any Error>] {
         let gate = sinkNames.count > 1 ? PlaybackGate(members: sinkNames.count) : nil
         let ends = nearEnd.map { EndWatch(members: sinkNames.count, nearEnd: $0) }
@@ -63,9 +65,10 @@ extension PulseConnection {
             }
         }
         defer { withLock { gate?.timer?.cancel() } }
-        let playbacks = sinkNames.map { _ in
+        let playbacks = sinkNames.map { sinkName in
             let playback = PulsePlayback(lock: lock)
             playback.gate = gate
+            playback.latencyOffset = latencyOffsets[sinkName] ?? .zero
             playback.inputBytesPerSecond = Double(audio.format.sampleRate * audio.format.channelCount * MemoryLayout<Float>.size)
             return playback
         }
@@ -178,7 +181,7 @@ extension PulseConnection {
         return withLock {
             playback.tearDown()
             return PlaybackReport(
-                startMilliseconds: playback.startedAt.map { ($0 - playback.requestedAt).inMilliseconds } ?? -1,
+                startMilliseconds: (playback.heardAt ?? playback.startedAt).map { ($0 - playback.requestedAt).inMilliseconds } ?? -1,
                 totalMilliseconds: (ContinuousClock.now - playback.requestedAt).inMilliseconds,
                 stoppedEarly: playback.stoppedEarly, onWarmStream: playback.warm != nil)
         }

@@ -62,6 +62,25 @@ final class PulsePlayback: @unchecked Sendable {
     private var failedBeforeStart: SoundSystemError?
     private var startCalled = false
     private var prebufferBytes = 0
+    /// The time from this stream's sink to its listener that the sink does not report
+    /// (`rooms.<room>.latency_offset`): counted in its latency and in its onset.
+    var latencyOffset: Duration = .zero
+    /// How long after the sink reads a sample it is heard, as the server reported it once this
+    /// stream connected (the sink's latency: a tunnel's includes the far sink's), plus
+    /// `latencyOffset`. Nil until known; only a gated stream asks, before it arrives at the gate.
+    private(set) var latency: Duration?
+    /// When the first sample reaches its listener, from the stream's timing once it started
+    /// (`LatencyAlignment.onset`); nil until measured, or when it could not be.
+    private(set) var heardAt: ContinuousClock.Instant?
+    /// What the timing asked for is wanted for (one request at a time), and the request, kept
+    /// so that `tearDown` can cancel it: its callback must never run after this object is gone.
+    private var timingWanted: TimingUse?
+    private var timingOperation: OpaquePointer?
+    private enum TimingUse { case latency, onset }
+    /// The server's byte index of this playback's first sample: a warm stream played others before.
+    private var firstByteIndex: Int64 = 0
+    /// The mainloop timer that uncorks a stream the gate holds back for its latency.
+    private var holdTimer: OpaquePointer?
 
     init(lock: MainloopLock) {
         self.lock = lock
@@ -118,14 +137,21 @@ final class PulsePlayback: @unchecked Sendable {
         }, userdata)
         pa_stream_set_started_callback(stream, { _, userdata in
             let playback = PulsePlayback.from(userdata)
-            if playback.startedAt == nil { playback.startedAt = .now }
+            guard playback.startedAt == nil else { return }
+            playback.startedAt = .now
+            playback.requestTiming(for: .onset)
         }, userdata)
-        if warm != nil {
+        if let warm {
             // Connected and corked since the last announcement: the data written next plays once
             // the prebuffer is reached, with no round trip to create a stream.
             warmTouched = true
-            // In step with other rooms: the gate uncorks it. The input may be here already.
-            if gate != nil { return writeWhatFits() }
+            firstByteIndex = warm.bytesWritten
+            // In step with other rooms: the gate uncorks it once its latency is known. The input
+            // may be here already.
+            if gate != nil {
+                requestTiming(for: .latency)
+                return writeWhatFits()
+            }
             do throws(SoundSystemError) { try PulseOperation.send("uncork", on: stream, pa_stream_cork(stream, 0, nil, nil)) } catch {
                 // Still corked, it would never play nor drain: fail now, not at the watchdog.
                 return finish(error)
@@ -139,10 +165,27 @@ final class PulsePlayback: @unchecked Sendable {
 
     /// Reports to the gate once connected with the prebuffer written (or all of a short clip).
     private func arriveAtGateIfReady() {
-        guard let gate, !gatePassed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY,
+        guard let gate, !gatePassed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY, latency != nil,
               offset >= prebufferBytes || (inputFinished && offset >= bytes.count) else { return }
         gatePassed = true
         gate.arrive(self)
+    }
+
+    /// Starts a stream the gate held corked, `hold` from now (a mainloop timer: sub-millisecond,
+    /// where a task's sleep can be late by more than the spread it is meant to remove). Called
+    /// with the lock held.
+    func uncorkFromGate(after hold: Duration) {
+        lock.assertLocked()
+        let microseconds = Int64(hold.inSeconds * 1_000_000)
+        guard microseconds >= 200, holdTimer == nil, let stream else { return uncorkFromGate() }
+        holdTimer = pa_context_rttime_new(pa_stream_get_context(stream), pa_rtclock_now() + UInt64(microseconds), { api, event, _, userdata in
+            let playback = PulsePlayback.from(userdata)
+            api?.pointee.time_free(event)
+            playback.holdTimer = nil
+            playback.uncorkFromGate()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // No timer (the context is gone): start now rather than never.
+        if holdTimer == nil { uncorkFromGate() }
     }
 
     /// Starts a stream the gate held corked. Called with the lock held.
@@ -154,6 +197,48 @@ final class PulsePlayback: @unchecked Sendable {
             finish(error)
         }
         playableSince = playableSince ?? .now
+    }
+
+    /// Asks the server for the stream's timing, for its latency before the gate or its onset
+    /// once started. One request at a time; with the lock held.
+    private func requestTiming(for use: TimingUse) {
+        guard let stream, timingOperation == nil, pa_stream_get_state(stream) == PA_STREAM_READY else {
+            if use == .latency && latency == nil && timingOperation == nil { latency = latencyOffset }
+            return
+        }
+        if use == .latency && latency != nil { return }
+        timingWanted = use
+        let operation = pa_stream_update_timing_info(stream, { stream, success, userdata in
+            PulsePlayback.from(userdata).timingArrived(success != 0 ? pa_stream_get_timing_info(stream) : nil)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard let operation else { return timingArrived(nil) }
+        timingOperation = operation
+    }
+
+    /// The server's answer: nil when it could not say. A latency not known counts as zero (the
+    /// room is not held back, and its `latency_offset` still counts); an onset not known is left
+    /// out and the `started` notice stands in.
+    private func timingArrived(_ info: UnsafePointer<pa_timing_info>?) {
+        if let timingOperation { pa_operation_unref(timingOperation) }
+        timingOperation = nil
+        let use = timingWanted
+        timingWanted = nil
+        let sinkLatency = info.map { Duration.microseconds(Int64(clamping: $0.pointee.sink_usec)) }
+        switch use {
+        case .latency:
+            latency = (sinkLatency ?? .zero) + latencyOffset
+            arriveAtGateIfReady()
+        case .onset:
+            guard let info, info.pointee.read_index_corrupt == 0, let sinkLatency, bytesPerSecond > 0, pausedAt == nil else { return }
+            let read = info.pointee.read_index - firstByteIndex
+            // Read further than written: the reading is not of this playback's start.
+            guard read >= 0, read <= Int64(offset) else { return }
+            let readingAt = ContinuousClock.now - .microseconds(Int64(clamping: info.pointee.transport_usec))
+            heardAt = LatencyAlignment.onset(readingAt: readingAt, readSinceStart: .microseconds(read * 1_000_000 / Int64(bytesPerSecond)),
+                                             sinkLatency: sinkLatency, offset: latencyOffset)
+        case nil:
+            break
+        }
     }
 
     /// A new playback stream in `format` (as float32) with Herald's properties, not yet connected.
@@ -207,6 +292,8 @@ final class PulsePlayback: @unchecked Sendable {
             // Cancelled while connecting: nothing of it is heard.
             if !cancelled { stopNow() }
             pa_stream_disconnect(stream)
+        } else if state == PA_STREAM_READY && gate != nil {
+            requestTiming(for: .latency)
         } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
             let context = pa_stream_get_context(stream)
             // The server still answers: the sink went away under the stream (DONT_MOVE).
@@ -251,6 +338,7 @@ final class PulsePlayback: @unchecked Sendable {
                 return finish(.operationFailed("write: \(PulseConnection.lastError(pa_stream_get_context(stream)))"))
             }
             offset += count
+            warm?.bytesWritten += Int64(count)
         }
         if gate == nil, playableSince == nil, offset >= prebufferBytes || (inputFinished && offset >= bytes.count) { playableSince = .now }
         arriveAtGateIfReady()
@@ -393,11 +481,16 @@ final class PulsePlayback: @unchecked Sendable {
     /// Clears the callbacks and frees the stream. Called with the lock held.
     func tearDown() {
         lock.assertLocked()
-        if let drainOperation {
-            // A stopped stream's drain reply can still arrive; cancelled, its callback is not called.
-            if pa_operation_get_state(drainOperation) == PA_OPERATION_RUNNING { pa_operation_cancel(drainOperation) }
-            pa_operation_unref(drainOperation)
-            self.drainOperation = nil
+        for operation in [drainOperation, timingOperation].compactMap({ $0 }) {
+            // A stopped stream's reply can still arrive; cancelled, its callback is not called.
+            if pa_operation_get_state(operation) == PA_OPERATION_RUNNING { pa_operation_cancel(operation) }
+            pa_operation_unref(operation)
+        }
+        (drainOperation, timingOperation) = (nil, nil)
+        if let holdTimer {
+            let api = pa_threaded_mainloop_get_api(lock.mainloop)
+            api?.pointee.time_free(holdTimer)
+            self.holdTimer = nil
         }
         guard let stream else { return }
         pa_stream_set_write_callback(stream, nil, nil)

@@ -28,9 +28,9 @@ extension PulseConnection: SoundSystem {
         await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150)
     }
 
-    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String,
+    public func play(_ audio: AudioSource, onSinks sinks: [String], mediaRole: String, latencyOffsets: [String: Duration],
                      nearEnd: @escaping @Sendable (_ whole: Bool) -> Void) async -> [Result<PlaybackReport, any Error>] {
-        await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150, nearEnd: nearEnd)
+        await play(audio, onSinks: sinks, mediaRole: mediaRole, fadeMilliseconds: 150, latencyOffsets: latencyOffsets, nearEnd: nearEnd)
     }
 }
 

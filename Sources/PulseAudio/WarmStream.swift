@@ -15,6 +15,8 @@ final class WarmStream: @unchecked Sendable {
     private(set) var lent = false
     /// Given back unusable (stopped half-way): the owner replaces it.
     private(set) var spent = false
+    /// Every byte written to it so far: the server's index of the next playback's first sample.
+    var bytesWritten: Int64 = 0
     /// The connection's mainloop lock, checked in debug builds.
     private let lock: MainloopLock
 

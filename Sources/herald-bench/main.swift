@@ -54,6 +54,7 @@ if CommandLine.arguments.contains("--sink-states-only") {
 }
 if CommandLine.arguments.contains("--rooms-only") {
     try await RoomsBench(bench: bench).run()
+    try await LatencyRoomsBench(bench: bench).run()
     exit(0)
 }
 print("Herald benchmark: \(runs) runs each, sink \(bench.sink) on a private PulseAudio")
@@ -79,6 +80,7 @@ print(String(format: "herald say cached / paplay: %.2f (target <= 1); uncached /
 
 try await DaemonBench(bench: bench).run(sentence: sentence, baselines: baselines)
 try await RoomsBench(bench: bench).run()
+try await LatencyRoomsBench(bench: bench).run()
 
 // Real-time factor: synthesis time over the audio's length.
 let paragraph = String(repeating: "Time to take your blood pressure medication, one tablet with water. ", count: 6)

@@ -95,6 +95,14 @@ import Testing
             """))
         #expect(circle.map(\.key) == ["groups.a", "groups.b"] && circle.allSatisfy { $0.message.contains("circle") },
                 "each group of the circle says so, neither says the other is unknown: \(circle)")
+        // A speaker's own delay: 0 to 2 s, a bare number in ms.
+        let offset = try await folder.load(.utf8("rooms:\n  hall: {sink: one}\n  bedroom: {sink: two, latency_offset: 200ms}\n  den: {sink: three, latency_offset: 35}\n"))
+        #expect(offset.rooms.rooms.map(\.latencyOffset) == [.zero, .milliseconds(200), .milliseconds(35)])
+        for bad in ["-20ms", "3s", "soon"] {
+            let late = try await problem("rooms:\n  bedroom:\n    sink: two\n    latency_offset: \(bad)\n")
+            #expect(late?.key == "rooms.bedroom.latency_offset" && late?.line == 4 && late?.message.contains("'\(bad)'") == true
+                    && late?.message.contains("200ms") == true, "\(String(describing: late))")
+        }
         let neither = try await problem("rooms:\n  counter:\n    quiet_hours: []\n")
         #expect(neither?.key == "rooms.counter" && neither?.message.contains("needs sink") == true, "\(String(describing: neither))")
         let field = try await problem("rooms:\n  counter:\n    sink: one\n    volume: 50%\n")

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the test sink's `.monitor` source carried: the truth about what was heard.
 ///
-/// Records with parec as raw mono float32 at 48 kHz, and measures the level of a given tone
+/// Records with parec as raw float32 at 48 kHz (mono unless asked), and measures the level of a given tone
 /// window by window (Goertzel with a Hann window, so a loud tone does not leak into another's bin).
 final class MonitorRecording {
     static let rate = 48_000
@@ -10,15 +10,21 @@ final class MonitorRecording {
     let process: Process
     private(set) var samples: [Float] = []
 
-    /// Records `sink`'s monitor on the test server, or on the server `pulse` names.
-    init(sink: String = SoundServer.sink, pulse: String? = nil) throws {
+    /// Interleaved channels in `samples`: 1 for every measure below but `firstSounds`.
+    let channels: Int
+
+    /// Records `sink`'s monitor on the test server, or on the server `pulse` names; `channels`
+    /// of 4 records a 4-channel sink's channels apart (front-left, front-right, rear-left,
+    /// rear-right), each room on a channel of its own: several rooms on one clock.
+    init(sink: String = SoundServer.sink, pulse: String? = nil, channels: Int = 1) throws {
+        self.channels = channels
         path = NSTemporaryDirectory() + "herald-monitor-\(UUID().uuidString).raw"
         FileManager.default.createFile(atPath: path, contents: nil)
         let output = FileHandle(forWritingAtPath: path)!
         process = try SoundServer.start("parec", [
             "-d", "\(sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
-            "--channels=1", "--latency-msec=10",
-        ], environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
+            "--channels=\(channels)", "--latency-msec=10",
+        ] + (channels == 4 ? ["--channel-map=front-left,front-right,rear-left,rear-right"] : []), environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
         // parec needs a moment to connect; the tests wait for its first bytes. A readiness wait,
         // not a timing check: at the start of a run, with every unit suite starting beside the
         // first integration test on 2 cores, parec once took more than 5 s (AdminPageTests, CI).
@@ -46,7 +52,16 @@ final class MonitorRecording {
     }
 
     /// Seconds of audio recorded.
-    var duration: Double { Double(samples.count) / Double(Self.rate) }
+    var duration: Double { Double(samples.count / channels) / Double(Self.rate) }
+
+    /// Seconds from the start of the recording to each channel's first sample louder than
+    /// `floor`: to the sample, where a window's level is 21 ms coarse.
+    func firstSounds(above floor: Float = 0.02) -> [Double?] {
+        (0..<channels).map { channel in
+            stride(from: channel, to: samples.count, by: channels).first { abs(samples[$0]) > floor }
+                .map { Double($0 / channels) / Double(Self.rate) }
+        }
+    }
 
     /// The amplitude of `frequency` in each 1024-sample window (about 21 ms).
     func toneLevels(frequency: Double) -> [Double] {

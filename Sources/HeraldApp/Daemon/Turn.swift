@@ -94,10 +94,13 @@ struct Turn: Sendable {
             // Rooms sharing a sink hear one stream.
             var sinks: [String] = []
             for room in rooms where !sinks.contains(room.sinkName) { sinks.append(room.sinkName) }
+            // One stream per sink: the first room on a sink gives its speaker's delay.
+            var offsets: [String: Duration] = [:]
+            for room in rooms where offsets[room.sinkName] == nil { offsets[room.sinkName] = room.room.latencyOffset }
             let id = record.id
             // Marked just before every room hears its last sample (a room whose speaker went
             // away hears it later: not said to its end yet).
-            let results = await session.sound.play(source, onSinks: sinks, mediaRole: "event") { whole in
+            let results = await session.sound.play(source, onSinks: sinks, mediaRole: "event", latencyOffsets: offsets) { whole in
                 if whole && isLastPart { markSaid(id) }
             }
             let bySink = Dictionary(uniqueKeysWithValues: zip(sinks, results))

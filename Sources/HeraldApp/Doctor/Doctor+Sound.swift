@@ -46,10 +46,23 @@ extension Doctor {
         return findings
     }
 
+    /// How long after it is written a room is heard: what its sink reports and its
+    /// `latency_offset`. The rooms of one announcement are started so that all are heard at once.
+    static func latencyNote(_ room: StatusReport.RoomSink) -> String {
+        guard let reported = room.latencyMilliseconds else { return "" }
+        let offset = room.latencyOffsetMilliseconds ?? 0
+        // An idle or suspended sink reports none: nothing worth a note without an offset.
+        if reported == 0 && offset == 0 { return "" }
+        var note = " (heard \(reported + offset) ms after it is written: "
+        note += reported > 0 ? "\(reported) ms the sink reports" : "the sink reports none while idle"
+        if offset > 0 { note += " + \(offset) ms latency_offset" }
+        return note + ")"
+    }
+
     /// A room with its sink, or why it has none (absent, shared, a match that fits two).
     static func roomFinding(_ room: StatusReport.RoomSink) -> DoctorFinding {
         let check = "room \(room.room)"
-        guard let problem = room.problem else { return DoctorFinding(check, .ok, room.sink ?? "?") }
+        guard let problem = room.problem else { return DoctorFinding(check, .ok, (room.sink ?? "?") + Self.latencyNote(room)) }
         guard let sink = room.sink else {
             return DoctorFinding(check, .warning, problem,
                                  action: "plug in its speaker, or make its sink: or match: name exactly one sink `pactl list sinks` shows")

@@ -35,13 +35,19 @@ public struct StatusReport: Codable, Sendable {
         /// What its microphone hears now and the gain an announcement would get (`noise:`);
         /// only the daemon listens, so only its report has it.
         public var noise: NoiseReading?
+        /// Its sink's latency as reported now, and the room's `latency_offset`: rooms are
+        /// started so that all are heard at once on the sum (`LatencyAlignment`).
+        public var latencyMilliseconds: Int?
+        public var latencyOffsetMilliseconds: Int?
 
-        init(room: String, sink: SinkState? = nil, problem: String? = nil) {
+        init(room: String, sink: SinkState? = nil, problem: String? = nil, latencyOffset: Duration = .zero) {
             self.room = room
             self.sink = sink?.name
             self.problem = problem
             muted = sink?.muted
             volumePercent = sink?.volumes.channels.map(\.percent)
+            latencyMilliseconds = sink?.latency?.inMilliseconds
+            latencyOffsetMilliseconds = latencyOffset.inMilliseconds
         }
     }
 
@@ -115,7 +121,7 @@ public struct StatusReport: Codable, Sendable {
                 case .found(let sink):
                     // Two rooms on one speaker would say each announcement twice there.
                     let sharing = picks.filter { $0.0.name != room.name && $0.1 == .found(sink) }.map(\.0.name)
-                    return sharing.isEmpty ? RoomSink(room: room.name, sink: sink)
+                    return sharing.isEmpty ? RoomSink(room: room.name, sink: sink, latencyOffset: room.latencyOffset)
                         : RoomSink(room: room.name, sink: sink,
                                    problem: "room \(sharing.joined(separator: ", ")) finds this sink too; give each room its own sink")
                 case .absent: return RoomSink(room: room.name, problem: "no sink is \(room.sink) now")

@@ -38,6 +38,9 @@ public struct Room: Sendable, Equatable {
     public var quietWindows: [QuietWindow]?
     /// Its microphone and how announcements follow the room's noise; nil: a fixed target.
     public var noise: NoiseSettings?
+    /// The time from its sink to its listener that the sink does not report (a Bluetooth
+    /// speaker's own buffer, a loopback to another device): `rooms.<room>.latency_offset`.
+    public var latencyOffset: Duration = .zero
 
     public init(name: String, sink: SinkSelector, safeguard: SafeguardSettings, quietWindows: [QuietWindow]? = nil,
                 noise: NoiseSettings? = nil) {
