@@ -1,0 +1,165 @@
+# Sourced after private-pulse.sh (it needs PULSE_SERVER): starts a private Snapcast server and
+# snapclients on this machine, in their own folder, on free loopback ports, and stops them by
+# their pids. In the private PulseAudio it loads:
+#   snapcast_feed    a null sink whose monitor is the Snapcast stream "feed" (the house's music and
+#                    Herald's announcements are played into it);
+#   snapcast_other   a second null sink feeding the stream "other" (a group playing something else);
+#   ears             one null sink of aux0..auxN: aux0 hears what is played into snapcast_feed (it is
+#                    a remap sink on ears, so its monitor still feeds Snapcast), aux1.. each client;
+#                    one recording of ears.monitor shows what was sent and what every client played;
+#   ward_a, ward_b.. one mono remap sink on ears per client; snapclient ward-a plays into ward_a.
+# Settings (before sourcing): PRIVATE_SNAP_CLIENTS (default "ward-a ward-b"), PRIVATE_SNAP_BUFFER
+# (the server's buffer in ms, default 1000), PRIVATE_SNAP_CODEC (default pcm).
+# Exports HERALD_TEST_SNAP_STREAM_PORT, _CONTROL_PORT, _HTTP_PORT, _SERVER (tcp://127.0.0.1:port),
+# _SINK (snapcast_feed), _CLIENTS, _DIR. Functions: stop_private_snapcast (everything),
+# start_snapserver / stop_snapserver, start_snapclient ID / stop_snapclient ID (a test may
+# restart either; kill -9 leaves the other side running as a crash would).
+snap_dir=$(mktemp -d /tmp/herald-snapcast.XXXXXX)
+snap_clients=${PRIVATE_SNAP_CLIENTS:-ward-a ward-b}
+snap_buffer=${PRIVATE_SNAP_BUFFER:-1000}
+snap_codec=${PRIVATE_SNAP_CODEC:-pcm}
+if ! command -v port_in_use > /dev/null 2>&1; then
+    port_in_use() {
+        hex=$(printf '%04X' "$1")
+        grep -Eq "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null
+    }
+fi
+snap_free_port() {
+    p=$1
+    while port_in_use "$p" || [ "$p" = "${snap_stream_port:-}" ] || [ "$p" = "${snap_control_port:-}" ]; do p=$((p + 1)); done
+    echo "$p"
+}
+snap_stream_port=$(snap_free_port $((22000 + $$ % 20000)))
+snap_control_port=$(snap_free_port $((snap_stream_port + 1)))
+snap_http_port=$(snap_free_port $((snap_control_port + 1)))
+
+# Sinks: ears first (the others are remap sinks on it).
+snap_count=0
+for _ in $snap_clients; do snap_count=$((snap_count + 1)); done
+snap_ears_map=aux0
+i=1
+while [ "$i" -le "$snap_count" ]; do snap_ears_map="$snap_ears_map,aux$i"; i=$((i + 1)); done
+snap_modules=""
+snap_load() { snap_modules="$(pactl load-module "$@") $snap_modules"; }
+snap_load module-null-sink sink_name=ears rate=48000 channels=$((snap_count + 1)) channel_map=$snap_ears_map
+snap_load module-remap-sink sink_name=snapcast_feed master=ears channels=2 channel_map=front-left,front-right \
+    master_channel_map=aux0,aux0 remix=no
+snap_load module-null-sink sink_name=snapcast_other rate=48000 channels=2
+i=1
+for client in $snap_clients; do
+    sink=$(echo "$client" | tr - _)
+    snap_load module-remap-sink sink_name="$sink" master=ears channels=1 channel_map=mono master_channel_map=aux$i remix=no
+    i=$((i + 1))
+done
+
+# The server reads each stream from a FIFO it creates; a `parec` of the sink's monitor writes into
+# it, in a loop (it exits when the server goes away, and opening the FIFO waits for the next one).
+cat > "$snap_dir/snapserver.conf" <<CONF
+[server]
+datadir = $snap_dir/data
+threads = 2
+[http]
+enabled = true
+bind_to_address = 127.0.0.1
+port = $snap_http_port
+doc_root =
+[tcp]
+enabled = true
+bind_to_address = 127.0.0.1
+port = $snap_control_port
+[stream]
+bind_to_address = 127.0.0.1
+port = $snap_stream_port
+source = pipe://$snap_dir/feed.fifo?name=feed&mode=create
+source = pipe://$snap_dir/other.fifo?name=other&mode=create
+sampleformat = 48000:16:2
+codec = $snap_codec
+chunk_ms = 10
+buffer = $snap_buffer
+send_to_muted = false
+[logging]
+sink = file:$snap_dir/snapserver.log
+filter = *:info
+CONF
+mkdir -p "$snap_dir/data"
+mkfifo "$snap_dir/feed.fifo" "$snap_dir/other.fifo"
+snap_feeder() { # FIFO sink
+    while [ -p "$1" ]; do
+        parec --device="$2.monitor" --raw --format=s16le --rate=48000 --channels=2 --latency-msec=10 \
+            --client-name="snapcast feeder $2" > "$1" 2>> "$snap_dir/feeder.log" || true
+        sleep 0.1
+    done
+}
+snap_feeder "$snap_dir/feed.fifo" snapcast_feed &
+snap_feed_pid=$!
+snap_feeder "$snap_dir/other.fifo" snapcast_other &
+snap_other_pid=$!
+
+start_snapserver() {
+    snapserver -c "$snap_dir/snapserver.conf" > "$snap_dir/snapserver.out" 2>&1 &
+    snap_server_pid=$!
+    i=0
+    until port_in_use "$snap_control_port" && port_in_use "$snap_stream_port"; do
+        i=$((i + 1))
+        if [ "$i" -gt 100 ] || ! kill -0 "$snap_server_pid" 2>/dev/null; then
+            echo "snapserver did not start; see $snap_dir/snapserver.log" >&2
+            cat "$snap_dir/snapserver.out" "$snap_dir/snapserver.log" >&2 2>/dev/null; exit 1
+        fi
+        sleep 0.1
+    done
+}
+# SIGNAL defaults to TERM; KILL leaves server.json as it was, as a crash would.
+stop_snapserver() {
+    [ -n "${snap_server_pid:-}" ] || return 0
+    kill "-${1:-TERM}" "$snap_server_pid" 2>/dev/null || true
+    wait "$snap_server_pid" 2>/dev/null || true
+    snap_server_pid=""
+}
+# Variables cannot hold '-': the pid of client ward-a is in snap_client_pid_ward_a.
+start_snapclient() { # ID [extra snapclient options]
+    id=$1; shift
+    sink=$(echo "$id" | tr - _)
+    snapclient --host 127.0.0.1 --port "$snap_stream_port" --hostID "$id" --player pulse \
+        --soundcard "$sink" --logsink "file:$snap_dir/snapclient-$id.log" "$@" \
+        > "$snap_dir/snapclient-$id.out" 2>&1 &
+    eval "snap_client_pid_$sink=$!"
+}
+stop_snapclient() { # ID [SIGNAL]
+    sink=$(echo "$1" | tr - _)
+    eval "pid=\${snap_client_pid_$sink:-}"
+    [ -n "$pid" ] || return 0
+    kill "-${2:-TERM}" "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    eval "snap_client_pid_$sink="
+}
+stop_private_snapcast() {
+    for client in $snap_clients; do stop_snapclient "$client"; done
+    stop_snapserver
+    # The feeders: remove the FIFOs first so their loops end, then end the parec in each.
+    rm -f "$snap_dir/feed.fifo" "$snap_dir/other.fifo"
+    for pid in $snap_feed_pid $snap_other_pid; do
+        pkill -P "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    for module in $snap_modules; do pactl unload-module "$module" 2>/dev/null || true; done
+    rm -rf "$snap_dir"
+}
+trap 'status=$?; stop_private_snapcast; stop_private_pulse; exit $status' EXIT INT TERM
+
+start_snapserver
+for client in $snap_clients; do start_snapclient "$client"; done
+# Wait until the server lists every client as connected.
+i=0
+until [ "$(grep -c 'Hello from' "$snap_dir/snapserver.log" 2>/dev/null)" -ge "$snap_count" ]; do
+    i=$((i + 1))
+    if [ "$i" -gt 100 ]; then echo "snapclients did not connect; see $snap_dir" >&2; cat "$snap_dir"/*.log >&2; exit 1; fi
+    sleep 0.1
+done
+export HERALD_TEST_SNAP_STREAM_PORT=$snap_stream_port
+export HERALD_TEST_SNAP_CONTROL_PORT=$snap_control_port
+export HERALD_TEST_SNAP_HTTP_PORT=$snap_http_port
+export HERALD_TEST_SNAP_SERVER="tcp://127.0.0.1:$snap_control_port"
+export HERALD_TEST_SNAP_SINK=snapcast_feed
+export HERALD_TEST_SNAP_CLIENTS="$snap_clients"
+export HERALD_TEST_SNAP_DIR=$snap_dir
