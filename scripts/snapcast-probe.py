@@ -135,6 +135,8 @@ def onsets(a):
     if rows.shape[1] > 1:
         sp = rows[:, 1] - rows[:, 0]
         print(f'spread (2nd - 1st client) ms: median {np.nanmedian(sp):+.3f}, max |.| {np.nanmax(np.abs(sp)):.3f}')
+        wide = np.nanmax(rows, axis=1) - np.nanmin(rows, axis=1)
+        print(f'spread (latest - earliest of all clients) ms: median {np.nanmedian(wide):.3f}, max {np.nanmax(wide):.3f}')
 
 
 def volume(a):
