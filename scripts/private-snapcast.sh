@@ -3,9 +3,10 @@
 # their pids. In the private PulseAudio it loads:
 #   snapcast_feed    a null sink whose monitor is the Snapcast stream "feed" (the house's music and
 #                    Herald's announcements are played into it);
-#   snapcast_other   a second null sink feeding the stream "other" (a group playing something else);
-#   ears             one null sink of aux0..auxN: aux0 hears what is played into snapcast_feed (it is
-#                    a remap sink on ears, so its monitor still feeds Snapcast), aux1.. each client;
+#   snapcast_other   the same for the stream "other" (a group playing something else);
+#   ears             one null sink of aux0..auxN+1: aux0 hears what is played into snapcast_feed (a
+#                    remap sink on ears, whose monitor still feeds Snapcast), aux1..auxN each client,
+#                    auxN+1 what is played into snapcast_other;
 #                    one recording of ears.monitor shows what was sent and what every client played;
 #   ward_a, ward_b.. one mono remap sink on ears per client; snapclient ward-a plays into ward_a.
 # Settings (before sourcing): PRIVATE_SNAP_CLIENTS (default "ward-a ward-b"), PRIVATE_SNAP_BUFFER
@@ -48,13 +49,14 @@ snap_count=0
 for _ in $snap_clients; do snap_count=$((snap_count + 1)); done
 snap_ears_map=aux0
 i=1
-while [ "$i" -le "$snap_count" ]; do snap_ears_map="$snap_ears_map,aux$i"; i=$((i + 1)); done
+while [ "$i" -le $((snap_count + 1)) ]; do snap_ears_map="$snap_ears_map,aux$i"; i=$((i + 1)); done
 snap_modules=""
 snap_load() { snap_modules="$(pactl load-module "$@") $snap_modules"; }
-snap_load module-null-sink sink_name=ears rate=48000 channels=$((snap_count + 1)) channel_map=$snap_ears_map
+snap_load module-null-sink sink_name=ears rate=48000 channels=$((snap_count + 2)) channel_map=$snap_ears_map
 snap_load module-remap-sink sink_name=snapcast_feed master=ears channels=2 channel_map=front-left,front-right \
     master_channel_map=aux0,aux0 remix=no
-snap_load module-null-sink sink_name=snapcast_other rate=48000 channels=2
+snap_load module-remap-sink sink_name=snapcast_other master=ears channels=2 channel_map=front-left,front-right \
+    master_channel_map=aux$((snap_count + 1)),aux$((snap_count + 1)) remix=no
 i=1
 for client in $snap_clients; do
     sink=$(echo "$client" | tr - _)

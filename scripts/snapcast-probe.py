@@ -2,7 +2,8 @@
 """Measurements on the Snapcast test bed (scripts/private-snapcast.sh; run them through
 scripts/snapcast-bed.sh). Each plays test tones into the bed's sinks with pacat and records
 ears.monitor once (aux0 = what went into snapcast_feed, aux1.. = each client), so one recording
-shows what was sent and what every client played. Needs python3 with numpy, pacat/parec/pactl.
+shows what was sent and what every client played (the last channel: what went into
+snapcast_other). Needs python3 with numpy, pacat/parec/pactl.
 
   onsets [--bursts 10]   end-to-end delay (snapcast_feed -> client) and the spread between the
                          first two clients' first audible sample, per burst and median
@@ -70,9 +71,10 @@ def stereo(mono):
 
 
 class Recording:
-    """parec of ears.monitor, aux0..auxN, into a file; .t0 is the wall clock at its start."""
+    """parec of ears.monitor, aux0..auxN+1, into a file; .t0 is the wall clock at its start (only
+    roughly: parec may start late; align on markers played into snapcast_other instead)."""
     def __init__(self, path='/tmp/snapcast-probe.raw'):
-        self.path, self.n = path, len(clients()) + 1
+        self.path, self.n = path, len(clients()) + 2
         self.p = subprocess.Popen(['parec', '-d', 'ears.monitor', '--raw', '--format=s16le', '--rate=48000',
                                    f'--channels={self.n}', '--channel-map=' + ','.join(f'aux{i}' for i in range(self.n)),
                                    '--latency-msec=5', path])
@@ -124,7 +126,7 @@ def onsets(a):
     rows = []
     for k, s0 in enumerate(starts[0]):
         row = []
-        for c in range(1, x.shape[1]):
+        for c in range(1, x.shape[1] - 1):
             later = [i for i in starts[c] if s0 < i < s0 + gap * R]
             row.append((later[0] - s0) / R * 1000 if later else np.nan)
         rows.append(row)
@@ -139,24 +141,40 @@ def onsets(a):
         print(f'spread (latest - earliest of all clients) ms: median {np.nanmedian(wide):.3f}, max {np.nanmax(wide):.3f}')
 
 
+def marker():
+    """A 5 ms 3 kHz blip into snapcast_other (heard on the last channel of ears, no client is on
+    "other" here); returns once pacat has drained it, so an RPC sent next is sent at its end."""
+    play('snapcast_other', stereo(tone(3000, 0.005, amp=0.8)), name='marker')
+
+
+def marker_ends(x):
+    loud = np.flatnonzero(np.abs(x[:, -1]) > 0.1)
+    return [i for k, i in enumerate(loud) if k + 1 == len(loud) or loud[k + 1] - i > 0.2 * R]
+
+
 def volume(a):
     rpc, ch = Rpc(), channel(a.client)
     steps = [(50, False), (100, False), (100, True), (100, False), (25, False), (100, False)]
     rpc.volume(a.client, 100, False)
+    for c in clients():
+        rpc('Group.SetStream', {"id": rpc.group_of(c), "stream_id": "feed"})
     rec = Recording()
     music = play('snapcast_feed', stereo(tone(1000, 4 + 1.5 * len(steps))), wait=False)
     time.sleep(3)
-    marks = []
     for p, m in steps:
-        marks.append((time.time() - rec.t0, p, m))
+        marker()
         rpc.volume(a.client, p, m)
         time.sleep(1.5)
     music.wait()
-    lv = levels(rec.stop())[:, ch]
-    for ts, p, m in marks:
-        i0 = int(ts * 1000)
+    x = rec.stop()
+    lv = levels(x)[:, ch]
+    ends = marker_ends(x)
+    if len(ends) != len(steps):
+        sys.exit(f'found {len(ends)} markers for {len(steps)} steps')
+    for end, (p, m) in zip(ends, steps):
+        i0 = end // 48
         before = np.median(lv[i0 - 200:i0 - 50])
-        j = next((j for j in range(i0 - 20, min(i0 + 1500, len(lv))) if abs(lv[j] - before) > 0.03 * max(before, 0.01)), None)
+        j = next((j for j in range(i0, min(i0 + 1500, len(lv))) if abs(lv[j] - before) > 0.03 * max(before, 0.01)), None)
         after = np.median(lv[i0 + 1300:i0 + 1450])
         print(f'{p:3d}% muted={m!s:5}: peak {before:.3f} -> {after:.3f}, ' +
               (f'changes {j - i0} ms after the RPC' if j is not None else 'no change seen'))
@@ -174,21 +192,26 @@ def switch(a):
     group = rpc.group_of(a.client)
     rpc('Group.SetStream', {"id": group, "stream_id": "other"})
     rec = Recording()
-    ps = [play('snapcast_feed', stereo(tone(1000, 12)), wait=False), play('snapcast_other', stereo(tone(500, 12)), wait=False)]
+    ps = [play('snapcast_feed', stereo(tone(1000, 12)), wait=False),
+          play('snapcast_other', stereo(tone(500, 12, amp=0.3)), wait=False)]
     time.sleep(3)
-    marks = []
-    for sid in ('feed', 'other'):
-        marks.append((time.time() - rec.t0, sid))
+    sids = ('feed', 'other')
+    for sid in sids:
+        marker()   # 0.8 over the 0.3 of "other" on the last channel
         rpc('Group.SetStream', {"id": group, "stream_id": sid})
         time.sleep(3.5)
     rpc('Group.SetStream', {"id": group, "stream_id": "feed"})
     for p in ps:
         p.wait()
-    x = rec.stop()[:, ch]
-    for ts, sid in marks:
-        i0, seq = int(ts * R), []
+    x = rec.stop()
+    loud = np.flatnonzero(np.abs(x[:, -1]) > 0.5)
+    ends = [i for k, i in enumerate(loud) if k + 1 == len(loud) or loud[k + 1] - i > 0.2 * R]
+    if len(ends) != len(sids):
+        sys.exit(f'found {len(ends)} markers for {len(sids)} switches')
+    for i0, sid in zip(ends, sids):
+        seq = []
         for k in range(-30, 250):
-            lb = label(x[i0 + k * 480: i0 + (k + 1) * 480])
+            lb = label(x[i0 + k * 480: i0 + (k + 1) * 480, ch])
             if not seq or seq[-1][1] != lb:
                 seq.append((k * 10, lb))
         print(f'Group.SetStream {sid}: {a.client} plays, from ms after the RPC: ' + ', '.join(f'{t}: {w}' for t, w in seq))
