@@ -1,7 +1,7 @@
 # Sourced after private-pulse.sh (it needs PULSE_SERVER): starts a private Snapcast server and
 # snapclients on this machine, in their own folder, on free loopback ports, and stops them by
 # their pids. In the private PulseAudio it loads:
-#   snapcast_feed    a null sink whose monitor is the Snapcast stream "feed" (the house's music and
+#   snapcast_feed    the sink whose monitor is the Snapcast stream "feed" (the house's music and
 #                    Herald's announcements are played into it);
 #   snapcast_other   the same for the stream "other" (a group playing something else);
 #   ears             one null sink of aux0..auxN+1: aux0 hears what is played into snapcast_feed (a
@@ -17,7 +17,7 @@
 # (more snapclient options for every client, e.g. "--mixer hardware"), PRIVATE_SNAP_PLAYER (default
 # pulse; e.g. pulse:buffer_time=50).
 # Exports HERALD_TEST_SNAP_STREAM_PORT, _CONTROL_PORT, _HTTP_PORT, _SERVER (tcp://127.0.0.1:port),
-# _SINK (snapcast_feed), _CLIENTS, _DIR. Functions: stop_private_snapcast (everything),
+# _SINK (snapcast_feed), _CLIENTS, _BUFFER, _DIR. Functions: stop_private_snapcast (everything),
 # start_snapserver / stop_snapserver [SIGNAL], start_snapclient ID / stop_snapclient ID,
 # snapclient_pid ID (a test may kill -9 or restart either side, as a crash would).
 snap_dir=$(mktemp -d /tmp/herald-snapcast.XXXXXX)
@@ -202,9 +202,9 @@ if [ "$snap_source" != pipe ]; then
 fi
 # shellcheck disable=SC2086 # the options are words
 for client in $snap_clients; do start_snapclient "$client" ${PRIVATE_SNAP_CLIENT_OPTS:-}; done
-# Wait until the server lists every client as connected.
+# Wait until every client has said hello (the server truncates its log when it starts).
 i=0
-until [ "$(grep -c 'Hello from' "$snap_dir/snapserver.log" 2>/dev/null)" -ge "$snap_count" ]; do
+until [ "$(grep -c 'Hello from' "$snap_dir/snapserver.log" 2>/dev/null || echo 0)" -ge "$snap_count" ]; do
     i=$((i + 1))
     if [ "$i" -gt 100 ]; then echo "snapclients did not connect; see $snap_dir" >&2; cat "$snap_dir"/*.log >&2; exit 1; fi
     sleep 0.1
