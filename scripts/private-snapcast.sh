@@ -204,7 +204,9 @@ fi
 for client in $snap_clients; do start_snapclient "$client" ${PRIVATE_SNAP_CLIENT_OPTS:-}; done
 # Wait until every client has said hello (the server truncates its log when it starts).
 i=0
-until [ "$(grep -c 'Hello from' "$snap_dir/snapserver.log" 2>/dev/null || echo 0)" -ge "$snap_count" ]; do
+while :; do
+    hellos=$(grep -c 'Hello from' "$snap_dir/snapserver.log" 2>/dev/null) || true
+    [ "${hellos:-0}" -ge "$snap_count" ] && break
     i=$((i + 1))
     if [ "$i" -gt 100 ]; then echo "snapclients did not connect; see $snap_dir" >&2; cat "$snap_dir"/*.log >&2; exit 1; fi
     sleep 0.1
