@@ -302,8 +302,9 @@ def safeguard(a):
     for c in (quiet, muted):
         ch = channel(c)
         before = np.median(mus[pre, ch])
-        louder = tw[(mus[:, ch] > before * 1.02 + 0.002) & after]
-        heard = np.flatnonzero(ann[:, ch] > 0.5 * ann[:, ch].max()) if ann[:, ch].max() > 0.01 else []
+        louder = tw[(mus[:, ch] > before * 1.02 + 0.005) & after]   # 0.005 FS: the fades leak into 1 kHz
+        # 2 kHz above half its peak and above the 1 kHz (a step of the music splatters into 2 kHz)
+        heard = np.flatnonzero((ann[:, ch] > 0.5 * ann[:, ch].max()) & (ann[:, ch] > mus[:, ch])) if ann[:, ch].max() > 0.01 else []
         line = f'{c}: music before {before:.4f}, highest after the duck {mus[after, ch].max():.4f}; '
         line += f'LOUDER in {len(louder)} windows ({louder[0]:.3f}..{louder[-1]:.3f} s); ' if len(louder) else 'never louder; '
         if len(heard):
