@@ -84,5 +84,113 @@ enum FleetSchema {
             )
             """,
         ],
+        [
+            // The page's counts and filters at any size (issue 48): each hub's state changes with
+            // time alone, so the rows carry when it turns stale and offline (what
+            // `HubPresence.state(at:)` judges, set by the trigger below), indexed: the hubs stale
+            // or offline at a moment are an index range, not every row.
+            // `±infinity` for a hub that said offline (or only ever an unknown status) or that has
+            // said online without a heartbeat yet.
+            "ALTER TABLE hubs ADD COLUMN stale_from timestamptz NOT NULL DEFAULT '-infinity'",
+            "ALTER TABLE hubs ADD COLUMN offline_from timestamptz NOT NULL DEFAULT '-infinity'",
+            // When a hub last changed in what the page shows (`GET /v1/hubs?since=`). Not at each
+            // heartbeat (100,000 hubs beat 1,700 times a second: every row would be "changed"), only
+            // when a shown column changes, or a heartbeat ends a silence (stale or offline to online).
+            "ALTER TABLE hubs ADD COLUMN changed_at timestamptz NOT NULL DEFAULT now()",
+            """
+            CREATE FUNCTION herald_hub_row() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.status = 'offline' OR (NEW.health_at IS NULL AND NEW.status IS DISTINCT FROM 'online') THEN
+                    NEW.stale_from := '-infinity';
+                    NEW.offline_from := '-infinity';
+                ELSIF NEW.health_at IS NULL THEN
+                    NEW.stale_from := 'infinity';
+                    NEW.offline_from := 'infinity';
+                ELSE
+                    NEW.stale_from := NEW.health_at + GREATEST(NEW.interval_s, 1) * interval '1.5 seconds';
+                    NEW.offline_from := NEW.health_at + GREATEST(NEW.interval_s, 1) * interval '3 seconds';
+                END IF;
+                IF TG_OP = 'INSERT'
+                    OR NEW.status IS DISTINCT FROM OLD.status OR NEW.status_at IS DISTINCT FROM OLD.status_at
+                    OR NEW.groups IS DISTINCT FROM OLD.groups OR NEW.version IS DISTINCT FROM OLD.version
+                    OR NEW.interval_s IS DISTINCT FROM OLD.interval_s
+                    OR NEW.rooms_muted IS DISTINCT FROM OLD.rooms_muted OR NEW.rooms_absent IS DISTINCT FROM OLD.rooms_absent
+                    OR NEW.failed_24h IS DISTINCT FROM OLD.failed_24h OR NEW.missed_24h IS DISTINCT FROM OLD.missed_24h
+                    OR NEW.last_error IS DISTINCT FROM OLD.last_error
+                    OR (NEW.health_at IS NOT NULL AND (OLD.health_at IS NULL OR NEW.health_at >= OLD.stale_from))
+                THEN
+                    NEW.changed_at := clock_timestamp();
+                END IF;
+                RETURN NEW;
+            END
+            $$
+            """,
+            "CREATE TRIGGER hubs_row BEFORE INSERT OR UPDATE ON hubs FOR EACH ROW EXECUTE FUNCTION herald_hub_row()",
+            // The rows there are now, through the trigger.
+            "UPDATE hubs SET hub = hub",
+            "CREATE INDEX hubs_stale_from ON hubs (stale_from)",
+            "CREATE INDEX hubs_offline_from ON hubs (offline_from)",
+            "CREATE INDEX hubs_changed_at ON hubs (changed_at)",
+            // How many hubs in all ('') and in each group, kept by the statements that add,
+            // regroup or delete hubs: the totals without counting rows. Every change locks the ''
+            // row first (a regrouping too, with nothing to add), then the groups in name order: two
+            // consoles' batches wait for each other, never deadlock.
+            "CREATE TABLE hub_counts (grp text PRIMARY KEY, hubs bigint NOT NULL)",
+            """
+            INSERT INTO hub_counts SELECT '', count(*) FROM hubs
+            UNION ALL SELECT g, count(DISTINCT hub) FROM hubs, unnest(groups) AS g GROUP BY g
+            """,
+            """
+            CREATE FUNCTION herald_hub_counts_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                WITH sums AS (
+                    SELECT grp, count(*)::bigint AS n FROM (
+                        SELECT '' AS grp FROM added UNION ALL SELECT g FROM (SELECT DISTINCT hub, g FROM added, unnest(added.groups) AS g) AS d) AS c
+                    GROUP BY grp
+                )
+                INSERT INTO hub_counts (grp, hubs) SELECT grp, n FROM sums ORDER BY grp
+                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE FUNCTION herald_hub_counts_update() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                WITH moved AS (
+                    SELECT hub, o.groups AS before, n.groups AS after FROM removed o JOIN added n USING (hub)
+                    WHERE o.groups IS DISTINCT FROM n.groups
+                ), sums AS (
+                    SELECT grp, sum(k)::bigint AS n FROM (
+                        SELECT g AS grp, -1 AS k FROM (SELECT DISTINCT hub, g FROM moved, unnest(moved.before) AS g) AS d
+                        UNION ALL SELECT g, 1 FROM (SELECT DISTINCT hub, g FROM moved, unnest(moved.after) AS g) AS e) AS c
+                    GROUP BY grp HAVING sum(k) <> 0
+                )
+                INSERT INTO hub_counts (grp, hubs)
+                SELECT grp, n FROM (SELECT '' AS grp, 0::bigint AS n WHERE EXISTS (SELECT 1 FROM moved) UNION ALL SELECT grp, n FROM sums) AS c
+                ORDER BY grp
+                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE FUNCTION herald_hub_counts_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                WITH sums AS (
+                    SELECT grp, count(*)::bigint AS n FROM (
+                        SELECT '' AS grp FROM removed UNION ALL SELECT g FROM (SELECT DISTINCT hub, g FROM removed, unnest(removed.groups) AS g) AS d) AS c
+                    GROUP BY grp
+                )
+                INSERT INTO hub_counts (grp, hubs) SELECT grp, -n FROM sums ORDER BY grp
+                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER hubs_counted_insert AFTER INSERT ON hubs REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_insert()",
+            "CREATE TRIGGER hubs_counted_update AFTER UPDATE ON hubs REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_update()",
+            "CREATE TRIGGER hubs_counted_delete AFTER DELETE ON hubs REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_delete()",
+        ],
     ]
 }
