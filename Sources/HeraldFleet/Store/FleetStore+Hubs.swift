@@ -103,7 +103,7 @@ extension FleetStore {
             let (state, since) = presence.state(at: now)
             hubs.append(HubRow(hub: hub, state: state, since: since, groups: groups, version: version, lastHeartbeat: healthAt,
                                intervalSeconds: interval, roomsMuted: muted, roomsAbsent: absent, failed24h: failed,
-                               missed24h: missed, lastError: error, openAlarms: 0, presence: presence))
+                               missed24h: missed, lastError: error, openAlarms: 0))
         }
         guard !hubs.isEmpty else { return hubs }
         var open: [String: Int] = [:]
