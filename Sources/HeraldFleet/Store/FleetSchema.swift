@@ -131,66 +131,44 @@ enum FleetSchema {
             "CREATE INDEX hubs_stale_from ON hubs (stale_from)",
             "CREATE INDEX hubs_offline_from ON hubs (offline_from)",
             "CREATE INDEX hubs_changed_at ON hubs (changed_at)",
-            // How many hubs in all ('') and in each group, kept by the statements that add,
-            // regroup or delete hubs: the totals without counting rows. Every change locks the ''
-            // row first (a regrouping too, with nothing to add), then the groups in name order: two
-            // consoles' batches wait for each other, never deadlock.
+            // How many hubs in all ('') and in each group, kept as hubs are added, regrouped or
+            // deleted: the totals without counting rows. Counted at commit (deferred), after the
+            // transaction has taken every hub row it locks, and always the '' row first, then the
+            // groups in name order: two consoles' batches wait for each other, never deadlock.
             "CREATE TABLE hub_counts (grp text PRIMARY KEY, hubs bigint NOT NULL)",
             """
             INSERT INTO hub_counts SELECT '', count(*) FROM hubs
             UNION ALL SELECT g, count(DISTINCT hub) FROM hubs, unnest(groups) AS g GROUP BY g
             """,
             """
-            CREATE FUNCTION herald_hub_counts_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE FUNCTION herald_hub_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                old_groups text[] := '{}';
+                new_groups text[] := '{}';
+                added bigint := 0;
             BEGIN
-                WITH sums AS (
-                    SELECT grp, count(*)::bigint AS n FROM (
-                        SELECT '' AS grp FROM added UNION ALL SELECT g FROM (SELECT DISTINCT hub, g FROM added, unnest(added.groups) AS g) AS d) AS c
-                    GROUP BY grp
-                )
-                INSERT INTO hub_counts (grp, hubs) SELECT grp, n FROM sums ORDER BY grp
-                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
-                RETURN NULL;
-            END
-            $$
-            """,
-            """
-            CREATE FUNCTION herald_hub_counts_update() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                WITH moved AS (
-                    SELECT hub, o.groups AS before, n.groups AS after FROM removed o JOIN added n USING (hub)
-                    WHERE o.groups IS DISTINCT FROM n.groups
-                ), sums AS (
-                    SELECT grp, sum(k)::bigint AS n FROM (
-                        SELECT g AS grp, -1 AS k FROM (SELECT DISTINCT hub, g FROM moved, unnest(moved.before) AS g) AS d
-                        UNION ALL SELECT g, 1 FROM (SELECT DISTINCT hub, g FROM moved, unnest(moved.after) AS g) AS e) AS c
-                    GROUP BY grp HAVING sum(k) <> 0
-                )
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN old_groups := OLD.groups; END IF;
+                IF TG_OP IN ('UPDATE', 'INSERT') THEN new_groups := NEW.groups; END IF;
+                IF TG_OP = 'INSERT' THEN added := 1; ELSIF TG_OP = 'DELETE' THEN added := -1; END IF;
                 INSERT INTO hub_counts (grp, hubs)
-                SELECT grp, n FROM (SELECT '' AS grp, 0::bigint AS n WHERE EXISTS (SELECT 1 FROM moved) UNION ALL SELECT grp, n FROM sums) AS c
-                ORDER BY grp
+                SELECT grp, sum(k)::bigint FROM (
+                    SELECT '' AS grp, added AS k
+                    UNION ALL SELECT g, -1 FROM (SELECT DISTINCT unnest(old_groups) AS g) AS o
+                    UNION ALL SELECT g, 1 FROM (SELECT DISTINCT unnest(new_groups) AS g) AS n) AS c
+                GROUP BY grp HAVING grp = '' OR sum(k) <> 0 ORDER BY grp
                 ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
                 RETURN NULL;
             END
             $$
             """,
             """
-            CREATE FUNCTION herald_hub_counts_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                WITH sums AS (
-                    SELECT grp, count(*)::bigint AS n FROM (
-                        SELECT '' AS grp FROM removed UNION ALL SELECT g FROM (SELECT DISTINCT hub, g FROM removed, unnest(removed.groups) AS g) AS d) AS c
-                    GROUP BY grp
-                )
-                INSERT INTO hub_counts (grp, hubs) SELECT grp, -n FROM sums ORDER BY grp
-                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
-                RETURN NULL;
-            END
-            $$
+            CREATE CONSTRAINT TRIGGER hubs_counted AFTER INSERT OR DELETE ON hubs DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION herald_hub_counts()
             """,
-            "CREATE TRIGGER hubs_counted_insert AFTER INSERT ON hubs REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_insert()",
-            "CREATE TRIGGER hubs_counted_update AFTER UPDATE ON hubs REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_update()",
-            "CREATE TRIGGER hubs_counted_delete AFTER DELETE ON hubs REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION herald_hub_counts_delete()",
+            """
+            CREATE CONSTRAINT TRIGGER hubs_regrouped AFTER UPDATE OF groups ON hubs DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW WHEN (OLD.groups IS DISTINCT FROM NEW.groups) EXECUTE FUNCTION herald_hub_counts()
+            """,
         ],
     ]
 }
