@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "HeraldFleet",
             dependencies: [
-                "HeraldMQTTClient", "HeraldWeb", "HeraldConfig", "HeraldCore",
+                "HeraldMQTTClient", "HeraldWeb", "HeraldConfig", "HeraldCore", "RuntimePaths",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -18,7 +18,7 @@ persistence_location $broker_dir/
 autosave_interval 60
 pid_file $broker_dir/mosquitto.pid
 log_dest file $broker_dir/mosquitto.log
-max_queued_messages 5000
+max_queued_messages ${PRIVATE_MQTT_MAX_QUEUED:-5000}
 CONF
 stop_private_mosquitto() {
     if [ -f "$broker_dir/mosquitto.pid" ]; then

@@ -9,24 +9,26 @@ final class BenchConsole {
     let process = Process()
     let base: String
 
-    init(binary: String, folder: String, brokerPort: Int, database: String) throws {
+    /// `name`: its console name; two consoles on one database share the broker's messages.
+    init(binary: String, folder: String, brokerPort: Int, database: String, name: String = "bench") throws {
         let port = Int.random(in: 41_000...49_000)
         base = "http://127.0.0.1:\(port)"
-        let config = folder + "/console.yaml"
+        let config = folder + "/console-\(name).yaml"
         try """
             fleet:
               broker: mqtt://127.0.0.1:\(brokerPort)
               database: \(database)
               listen: 127.0.0.1:\(port)
-              name: bench
+              name: \(name)
             """.write(toFile: config, atomically: true, encoding: .utf8)
         process.executableURL = URLComponents(string: "file://" + binary)?.url
         process.arguments = ["--config", config, "fleet", "serve"]
         // Its log to a file: a pipe nobody reads would stop a console that logs much.
-        guard FileManager.default.createFile(atPath: folder + "/console.log", contents: nil) else {
-            throw BenchError("cannot write \(folder)/console.log")
-        }
-        process.standardError = FileHandle(forWritingAtPath: folder + "/console.log")
+        let log = folder + "/console-\(name).log"
+        guard FileManager.default.createFile(atPath: log, contents: nil) else { throw BenchError("cannot write \(log)") }
+        process.standardError = FileHandle(forWritingAtPath: log)
+        // Its spool in the bench's folder, not the user's state folder.
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": folder + "/state-\(name)"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
     }
@@ -66,19 +68,12 @@ final class BenchConsole {
         return data
     }
 
-    /// How many hubs it lists whose names start with `prefix` (the broker may hold other runs' hubs).
-    func hubCount(prefix: String = "") async throws -> Int {
-        let hubs = try JSONSerialization.jsonObject(with: try await request("/v1/hubs")) as? [[String: Any]] ?? []
-        return hubs.filter { ($0["hub"] as? String ?? "").hasPrefix(prefix) }.count
-    }
-
-    /// Waits (up to 120 s) until the console lists `count` hubs named `prefix...`.
-    func waitForHubs(_ count: Int, prefix: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while try await hubCount(prefix: prefix) < count {
-            guard ContinuousClock.now < deadline else { throw BenchError("the console listed fewer than \(count) hubs after 120 s") }
-            try await Task.sleep(for: .milliseconds(200))
+    /// The JSON object at `path`.
+    func object(_ path: String) async throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: try await request(path)) as? [String: Any] else {
+            throw BenchError("GET \(path): not a JSON object")
         }
+        return object
     }
 
     /// Median milliseconds of `steps` in order (`a|b`: those requests at once), over `runs` runs
@@ -98,6 +93,15 @@ final class BenchConsole {
             if run > 0 { samples.append((ContinuousClock.now - started).inSeconds * 1000) }
         }
         return Bench.report(label, samples)
+    }
+
+    /// The CPU time it has used so far (user and system), in seconds.
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        // After the command's name in parentheses: state is field 3, utime 14, stime 15.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// The console's largest resident set so far (VmHWM), in MB.

@@ -4,10 +4,12 @@ import HeraldFleet
 import Logging
 import PostgresNIO
 
-/// The fleet console's figures (docs/fleet.md): events ingested per second by one console into
-/// PostgreSQL, end to end from the broker, against one INSERT per event on the same server in
-/// the same run; and the page's answer time with 5,000 hubs against `/v1/health` on the same
-/// console. Runs when scripts/bench.sh has started its private broker and PostgreSQL
+/// The fleet console's figures (docs/fleet.md, docs/performance.md "The fleet console"): events
+/// ingested per second by one console into PostgreSQL, end to end from the broker, against one
+/// INSERT per event on the same server in the same run; the page and the API with 5,000 and with
+/// 100,000 more hubs beating at a real fleet's rate, against the whole list the page used to
+/// fetch and `/v1/health` on the same console; and whether two consoles keep up with 100,000
+/// hubs' heartbeats and events, against the rate they need. Runs when scripts/bench.sh has started its private broker and PostgreSQL
 /// (`HERALD_BENCH_MQTT_PORT`, `HERALD_BENCH_PG_PORT`); `--fleet-only` runs this part alone.
 struct FleetBench {
     let heraldBinary: String
@@ -16,12 +18,14 @@ struct FleetBench {
     let runs: Int
     let folder = NSTemporaryDirectory() + "herald-fleet-bench-\(UUID().uuidString.prefix(8))"
     let database = "herald_bench_\(getpid())"
+    var databaseURL: String { "postgres://herald@127.0.0.1:\(databasePort)/\(database)" }
     let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
 
     static let ingestHubs = 100
     static let ingestEvents = 30_000
     static let baselineEvents = 3_000
     static let pageHubs = 5_000
+    static let nationalHubs = 100_000
 
     /// The part as scripts/bench.sh sets it up; nil without its PostgreSQL or broker.
     static func fromEnvironment(runs: Int) -> FleetBench? {
@@ -39,14 +43,14 @@ struct FleetBench {
                                                          password: nil, database: database, tls: .disable))
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
-            let console = try BenchConsole(binary: heraldBinary, folder: folder, brokerPort: brokerPort,
-                                           database: "postgres://herald@127.0.0.1:\(databasePort)/\(database)")
+            let console = try BenchConsole(binary: heraldBinary, folder: folder, brokerPort: brokerPort, database: databaseURL)
             defer { console.stop() }
-            try await console.waitUntilReady(log: folder + "/console.log")
+            try await console.waitUntilReady(log: folder + "/console-bench.log")
             let herald = try await ingest(console: console, client: client)
             let baseline = try await insertEach(client: client)
             print(String(format: "  console / one INSERT per event: %.1f (events per second, higher is better)", herald / baseline))
-            try await page(console: console)
+            try await page(Self.pageHubs, prefix: "page-", console: console, client: client)
+            try await nationalFleet(console: console, client: client)
             print(String(format: "  console's peak resident memory: %.1f MB", console.peakResidentMB))
             group.cancelAll()
         }
@@ -68,7 +72,7 @@ struct FleetBench {
     /// rounds of `ingestEvents` events from `ingestHubs` simulated hubs published as fast as one
     /// broker connection takes them.
     func ingest(console: BenchConsole, client: PostgresClient) async throws -> Double {
-        let simulator = try await beating(Self.ingestHubs, prefix: "ingest-", console: console)
+        let simulator = try await beating(Self.ingestHubs, prefix: "ingest-", client: client)
         defer { simulator.stop() }
         var rates: [Double] = [], publishRates: [Double] = []
         for round in 0..<3 {
@@ -119,41 +123,6 @@ struct FleetBench {
                 """, logger: logger)
         }
         return Double(Self.baselineEvents) / (ContinuousClock.now - started).inSeconds
-    }
-
-    /// 5,000 more hubs (status and heartbeat each), then each request the page makes, `runs` times.
-    func page(console: BenchConsole) async throws {
-        let simulator = try await beating(Self.pageHubs, prefix: "page-", console: console)
-        defer { simulator.stop() }
-        print("  with \(try await console.hubCount()) hubs (the page's requests, one at a time, keep-alive):")
-        let health = try await console.time("GET /v1/health (one SELECT 1)", ["/v1/health"], runs: runs)
-        _ = try await console.time("GET / (the page)", ["/"], runs: runs)
-        let hubs = try await console.time("GET /v1/hubs (every hub)", ["/v1/hubs"], runs: runs)
-        _ = try await console.time("GET /v1/hubs?state=offline", ["/v1/hubs?state=offline"], runs: runs)
-        _ = try await console.time("GET /v1/hubs/page-0042 (one hub)", ["/v1/hubs/page-0042"], runs: runs)
-        _ = try await console.time("GET /v1/chart (fleet, 24 h)", ["/v1/chart"], runs: runs)
-        _ = try await console.time("GET /metrics", ["/metrics"], runs: runs)
-        // What the page does on opening and on every refresh (FleetPage+Script's refresh()).
-        let open = try await console.time("the page opened: /, hubs, then alarms + chart, then health",
-                                          ["/", "/v1/hubs", "/v1/alarms?state=open|/v1/chart", "/v1/health"], runs: runs)
-        print(String(format: "  /v1/hubs / /v1/health: %.1f; the page opened / /v1/health: %.1f; /v1/hubs is %.0f KB",
-                     hubs / health, open / health, Double(try await console.bytes("/v1/hubs")) / 1024))
-    }
-
-    /// `hubs` simulated hubs named `prefix...`, each beating once, listed by the console.
-    func beating(_ hubs: Int, prefix: String, console: BenchConsole) async throws -> HubSimulator {
-        var plan = HubSimulator.Plan(hubs: hubs)
-        plan.prefix = prefix
-        let simulator = try HubSimulator(plan: plan, broker: brokerSettings("herald-bench-" + prefix))
-        try await simulator.connect()
-        do {
-            try simulator.beat()
-            try await console.waitForHubs(hubs, prefix: prefix)
-        } catch {
-            simulator.stop()
-            throw error
-        }
-        return simulator
     }
 
     func brokerSettings(_ clientID: String) throws -> MQTTSettings {

@@ -8,7 +8,7 @@ import Logging
 import NIOCore
 
 /// The console's page and JSON API (docs/fleet.md):
-/// `GET /v1/hubs` (`?group=`, `?state=`), `GET /v1/hubs/{hub}`, `GET /v1/alarms` (`?state=`, `?hub=`),
+/// `GET /v1/hubs` (`?limit=`, `?after=`, `?since=`, `?group=`, `?state=`, `?q=`), `GET /v1/groups`, `GET /v1/hubs/{hub}`, `GET /v1/alarms` (`?state=`, `?hub=`),
 /// `POST /v1/alarms/{id}/acknowledge`, `GET /v1/chart` (`?hub=` or `?group=`), `POST /v1/announce`,
 /// `GET /v1/health`, `GET /metrics`, and the page at `/`.
 public struct FleetAPI: Sendable {
@@ -52,19 +52,11 @@ public struct FleetAPI: Sendable {
         router.add(middleware: FleetAuthenticator(tokens: settings.tokens, guesses: TokenBuckets()))
         for path in FleetPage.paths { router.get(RouterPath(path)) { request, _ in FleetPage.response(for: request.uri.path) } }
         router.get("/v1/health") { _, _ in try json(await health()) }
-        router.get("/v1/hubs") { request, _ in
-            let state = try request.uri.queryParameters.get("state").map { text -> HubState in
-                guard let state = HubState(rawValue: text) else {
-                    throw FleetAPIError(.badRequest, field: "state", "'\(text)' is not a state; use online, stale or offline")
-                }
-                return state
-            }
-            let hubs = try await store.hubs(group: request.uri.queryParameters.get("group"))
-            return try json(hubs.filter { state == nil || $0.state == state })
-        }
+        router.get("/v1/hubs") { request, _ in try await hubs(request) }
+        router.get("/v1/groups") { _, _ in try json(try await store.groups()) }
         router.get("/v1/hubs/:hub") { _, context in
             let name = try context.parameters.require("hub")
-            guard let hub = try await store.hubs(named: name).first else {
+            guard let hub = try await store.hubs(HubFilter(hub: name)).first else {
                 throw FleetAPIError(.notFound, field: "hub", "no hub '\(name)' has been heard of")
             }
             let health = try await store.health(of: name).flatMap { try? HubHealth.decode(Array($0.utf8)) }

@@ -39,7 +39,8 @@ extension FleetPage {
       <thead><tr><th>Hub</th><th>State</th><th>Groups</th><th>Rooms muted or absent</th><th>Failed 24 h</th><th>Missed 24 h</th><th>Version</th><th>Alarms</th></tr></thead>
       <tbody id="hubs"></tbody>
     </table>
-    <p id="hubs-more" hidden></p>
+    <p><button id="previous" type="button" disabled>Previous</button> <span id="hubs-range"></span>
+      <button id="next" type="button" disabled>Next</button></p>
   </section>
   <section class="wide" id="hub-section" hidden aria-labelledby="hub-title">
     <h2 id="hub-title">Hub</h2>

@@ -1,6 +1,7 @@
 extension FleetPage {
-    /// Refreshes every 5 s; 5,000 hubs are drawn as one string per refresh (the table shows the
-    /// first 1,000 that match the filters, and says how many more there are).
+    /// Asks for what it shows: one page of hubs (100, filtered and counted by the console), then
+    /// every 5 s only what changed since (`?since=`), reading the page again only when a change
+    /// falls in it; the group list every minute. The same with 5,000 hubs or 100,000.
     static let script = #"""
 "use strict";
 const $ = (id) => document.getElementById(id);
@@ -9,7 +10,8 @@ const when = (iso) => iso ? new Date(iso).toLocaleString() : "";
 const colors = {played: "#2e7d32", failed: "#b00020", missed: "#e3a21a", interrupted: "#7b1fa2", partial: "#0277bd",
                 dropped_stale: "#795548", coalesced: "#9e9e9e", duplicate: "#bdbdbd", late: "#f57c00"};
 const colorOf = (outcome) => colors[outcome] || (outcome.startsWith("suppressed") ? "#607d8b" : "#5c6bc0");
-let hubs = [], selected = null, shown = 1000;
+const pageSize = 100;
+let page = null, cursor = null, pages = [], selected = null, groupsAt = 0;
 
 // The token (fleet.tokens), when the console wants one: kept for this tab only, sent in a header.
 const token = () => sessionStorage.getItem("herald-fleet-token") || "";
@@ -24,27 +26,62 @@ async function api(path, options = {}) {
   return body;
 }
 
+// The filters as the API takes them; `state` only for a page (a change is a change in any state).
+function filters(withState) {
+  const query = new URLSearchParams();
+  if ($("group").value) query.set("group", $("group").value);
+  if (withState && $("state").value) query.set("state", $("state").value);
+  if ($("find").value.trim()) query.set("q", $("find").value.trim());
+  return query;
+}
+
+async function loadPage() {
+  const query = filters(true);
+  query.set("limit", pageSize);
+  if (pages.length) query.set("after", pages[pages.length - 1]);
+  page = await api("/v1/hubs?" + query);
+  cursor = page.cursor;
+  renderHubs();
+}
+
+// What changed since the last answer: the counts always; the page again only if a changed hub
+// sorts into it (a hub that entered or left it, or one of its rows).
+async function pollChanges() {
+  const query = filters(false);
+  query.set("since", cursor);
+  const changes = await api("/v1/hubs?" + query);
+  cursor = changes.cursor;
+  page.counts = changes.counts;
+  const first = pages.length ? pages[pages.length - 1] : "", last = page.next || "\uffff";
+  if (changes.resync || changes.hubs.some((h) => h.hub > first && h.hub <= last)) await loadPage(); else renderSummary();
+}
+
+function renderSummary() {
+  const c = page.counts, state = $("state").value;
+  $("summary").textContent = `${c.total} hubs: ${c.online} online, ${c.stale} stale, ${c.offline} offline`;
+  const matching = state ? c[state] : c.total, from = pages.length * pageSize;
+  $("hubs-range").textContent = matching ? `${from + 1}–${from + page.hubs.length} of ${matching}` : "No hub matches.";
+  $("previous").disabled = pages.length === 0;
+  $("next").disabled = !page.next;
+}
+
 function renderHubs() {
-  const group = $("group").value, state = $("state").value, find = $("find").value.trim().toLowerCase();
-  const matching = hubs.filter((h) => (!group || h.groups.includes(group)) && (!state || h.state === state) && (!find || h.hub.toLowerCase().includes(find)));
-  $("hubs").innerHTML = matching.slice(0, shown).map((h) => {
+  $("hubs").innerHTML = page.hubs.map((h) => {
     const rooms = h.rooms_muted.map((r) => r + " muted").concat(h.rooms_absent.map((r) => r + " absent")).join(", ");
     const since = h.state === "online" ? "" : " since " + when(h.since);
     return `<tr class="hub" data-hub="${esc(h.hub)}" tabindex="0"><td>${esc(h.hub)}</td><td class="state-${h.state}">${h.state}${esc(since)}</td>` +
       `<td>${esc(h.groups.join(", "))}</td><td>${esc(rooms)}</td><td class="count">${h.failed_24h}</td><td class="count">${h.missed_24h}</td>` +
       `<td>${esc(h.version)}</td><td class="count">${h.open_alarms || ""}</td></tr>`;
   }).join("");
-  $("hubs-more").hidden = matching.length <= shown;
-  $("hubs-more").textContent = `${matching.length - shown} more match; narrow the filters to see them.`;
-  const counts = {online: 0, stale: 0, offline: 0};
-  hubs.forEach((h) => counts[h.state]++);
-  $("summary").textContent = `${hubs.length} hubs: ${counts.online} online, ${counts.stale} stale, ${counts.offline} offline`;
+  renderSummary();
 }
 
-function renderGroups() {
-  const groups = [...new Set(hubs.flatMap((h) => h.groups))].sort();
+async function renderGroups() {
+  const groups = await api("/v1/groups");
+  groupsAt = Date.now();
   const current = $("group").value;
-  $("group").innerHTML = '<option value="">all</option>' + groups.map((g) => `<option${g === current ? " selected" : ""}>${esc(g)}</option>`).join("");
+  $("group").innerHTML = '<option value="">all</option>' + groups.map((g) =>
+    `<option value="${esc(g.group)}" title="${g.hubs} hubs"${g.group === current ? " selected" : ""}>${esc(g.group)}</option>`).join("");
 }
 
 async function renderAlarms() {
@@ -102,15 +139,20 @@ async function renderHub() {
 
 async function refresh() {
   try {
-    hubs = await api("/v1/hubs");
-    renderGroups();
-    renderHubs();
-    await Promise.all([renderAlarms(), renderChart(), renderHub()]);
+    await Promise.all([page ? pollChanges() : loadPage(), Date.now() - groupsAt > 60000 ? renderGroups() : null,
+                       renderAlarms(), renderChart(), renderHub()]);
     const health = await api("/v1/health");
     $("console").textContent = `console ${health.console}: database ${health.database}, broker ${health.broker}`;
   } catch (error) {
     $("summary").textContent = "The console did not answer: " + error.message;
   }
+}
+
+// A filter changed: back to the first page (a short wait while typing a name).
+let typing = null;
+function filtered() {
+  clearTimeout(typing);
+  typing = setTimeout(() => { pages = []; loadPage().catch(() => {}); renderChart(); }, 200);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -120,7 +162,9 @@ document.addEventListener("DOMContentLoaded", () => {
     $("token-form").hidden = true;
     refresh();
   });
-  ["group", "state", "find"].forEach((id) => $(id).addEventListener("input", () => { renderHubs(); renderChart(); }));
+  ["group", "state", "find"].forEach((id) => $(id).addEventListener("input", filtered));
+  $("next").addEventListener("click", () => { if (page.next) { pages.push(page.next); loadPage(); } });
+  $("previous").addEventListener("click", () => { pages.pop(); loadPage(); });
   $("hubs").addEventListener("click", (event) => {
     const row = event.target.closest("tr.hub");
     if (row) { selected = row.dataset.hub; renderHub(); renderChart(); }

@@ -26,9 +26,12 @@ public final class HubSimulator: Sendable {
     let plan: Plan
     let client: MosquittoClient
     private let published = Mutex(0)
+    private let beats = Mutex(0)
 
     /// Events published so far.
     public var eventsPublished: Int { published.withLock { $0 } }
+    /// Heartbeats published so far.
+    public var heartbeatsPublished: Int { beats.withLock { $0 } }
 
     public init(plan: Plan, broker: MQTTSettings) throws {
         self.plan = plan
@@ -63,12 +66,19 @@ public final class HubSimulator: Sendable {
     /// Waits (blocking, at most `timeout`) until the broker has acknowledged every message so far.
     public func waitUntilAcknowledged(timeout: Duration) -> Bool { client.waitUntilAcknowledged(timeout: timeout) }
 
-    /// Every hub's status and heartbeat once.
+    /// Every hub's status and heartbeat once (as hubs that have just connected).
     public func beat(now: Date = Date()) throws {
         for index in 0..<plan.hubs {
-            let hub = plan.name(index)
-            try client.publish("herald/\(hub)/status", Array(#"{"state":"online","version":"sim"}"#.utf8), retain: true)
-            try client.publish("herald/\(hub)/health", health(index, now: now).json, retain: true)
+            try client.publish("herald/\(plan.name(index))/status", Array(#"{"state":"online","version":"sim"}"#.utf8), retain: true)
+        }
+        try heartbeats(0..<plan.hubs, now: now)
+    }
+
+    /// The heartbeats of the hubs `indices`, once.
+    public func heartbeats(_ indices: Range<Int>, now: Date = Date()) throws {
+        for index in indices {
+            try client.publish("herald/\(plan.name(index))/health", health(index, now: now).json, retain: true)
+            beats.withLock { $0 += 1 }
         }
     }
 
@@ -141,28 +151,37 @@ public final class HubSimulator: Sendable {
         }
     }
 
-    /// Beats every `interval` and publishes events at the planned rate until cancelled.
+    /// Beats and publishes events at the planned rate until cancelled: every hub's status and
+    /// heartbeat at once first, then each hub's heartbeat every `interval`, the hubs spread
+    /// evenly over it (100,000 hubs beating every 60 s: about 1,700 heartbeats a second, as a
+    /// real fleet's arrive, not 100,000 at once each minute). A hub's status is said once, as a
+    /// hub says it when it connects (it is retained).
     ///
     /// A broker that goes away does not end it: publishing pauses while the connection is down
     /// and, once it is back, every hub beats again at once (a broker restarted without its
     /// retained messages would otherwise list no hub until the next interval), and the events
     /// owed meanwhile go out. It used to stop at the first failed publish, reconnect, and publish
     /// nothing more, so consoles rightly called every simulated hub offline.
-    public func run() async throws {
-        var next = ContinuousClock.now
+    /// - Parameter beatingAllFirst: false for hubs that have beaten already (`beat()`): the
+    ///   spread beats begin at once.
+    public func run(beatingAllFirst: Bool = true) async throws {
+        var schedule = BeatSchedule(hubs: plan.hubs, interval: plan.interval, start: .now)
+        var mustBeatAll = beatingAllFirst
         var sent = 0
         var wasConnected = true
         let started = ContinuousClock.now
         while !Task.isCancelled {
             let connected = client.isConnected
-            if connected && !wasConnected { next = .now }
+            if connected && !wasConnected { mustBeatAll = true }
             wasConnected = connected
             if connected {
                 do {
-                    if ContinuousClock.now >= next {
+                    if mustBeatAll {
                         try beat()
-                        next = .now + plan.interval
+                        schedule = BeatSchedule(hubs: plan.hubs, interval: plan.interval, start: .now)
+                        mustBeatAll = false
                     }
+                    for due in schedule.due(at: .now) { try heartbeats(due) }
                     if plan.eventsPerSecond > 0 {
                         let due = Int((ContinuousClock.now - started).inSeconds * plan.eventsPerSecond)
                         let before = eventsPublished

@@ -17,7 +17,6 @@ public struct HubRow: Sendable, Encodable {
     public var missed24h: Int
     public var lastError: String?
     public var openAlarms: Int
-    var presence: HubPresence
 
     enum CodingKeys: String, CodingKey {
         case hub, state, since, groups, version

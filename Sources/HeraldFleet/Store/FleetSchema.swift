@@ -84,5 +84,91 @@ enum FleetSchema {
             )
             """,
         ],
+        [
+            // The page's counts and filters at any size (issue 48): each hub's state changes with
+            // time alone, so the rows carry when it turns stale and offline (what
+            // `HubPresence.state(at:)` judges, set by the trigger below), indexed: the hubs stale
+            // or offline at a moment are an index range, not every row.
+            // `±infinity` for a hub that said offline (or only ever an unknown status) or that has
+            // said online without a heartbeat yet.
+            "ALTER TABLE hubs ADD COLUMN stale_from timestamptz NOT NULL DEFAULT '-infinity'",
+            "ALTER TABLE hubs ADD COLUMN offline_from timestamptz NOT NULL DEFAULT '-infinity'",
+            // When a hub last changed in what the page shows (`GET /v1/hubs?since=`). Not at each
+            // heartbeat (100,000 hubs beat 1,700 times a second: every row would be "changed"), only
+            // when a shown column changes, or a heartbeat ends a silence (stale or offline to online).
+            "ALTER TABLE hubs ADD COLUMN changed_at timestamptz NOT NULL DEFAULT now()",
+            """
+            CREATE FUNCTION herald_hub_row() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.status = 'offline' OR (NEW.health_at IS NULL AND NEW.status IS DISTINCT FROM 'online') THEN
+                    NEW.stale_from := '-infinity';
+                    NEW.offline_from := '-infinity';
+                ELSIF NEW.health_at IS NULL THEN
+                    NEW.stale_from := 'infinity';
+                    NEW.offline_from := 'infinity';
+                ELSE
+                    NEW.stale_from := NEW.health_at + GREATEST(NEW.interval_s, 1) * interval '1.5 seconds';
+                    NEW.offline_from := NEW.health_at + GREATEST(NEW.interval_s, 1) * interval '3 seconds';
+                END IF;
+                IF TG_OP = 'INSERT'
+                    OR NEW.status IS DISTINCT FROM OLD.status OR NEW.status_at IS DISTINCT FROM OLD.status_at
+                    OR NEW.groups IS DISTINCT FROM OLD.groups OR NEW.version IS DISTINCT FROM OLD.version
+                    OR NEW.interval_s IS DISTINCT FROM OLD.interval_s
+                    OR NEW.rooms_muted IS DISTINCT FROM OLD.rooms_muted OR NEW.rooms_absent IS DISTINCT FROM OLD.rooms_absent
+                    OR NEW.failed_24h IS DISTINCT FROM OLD.failed_24h OR NEW.missed_24h IS DISTINCT FROM OLD.missed_24h
+                    OR NEW.last_error IS DISTINCT FROM OLD.last_error
+                    OR (NEW.health_at IS NOT NULL AND (OLD.health_at IS NULL OR NEW.health_at >= OLD.stale_from))
+                THEN
+                    NEW.changed_at := clock_timestamp();
+                END IF;
+                RETURN NEW;
+            END
+            $$
+            """,
+            "CREATE TRIGGER hubs_row BEFORE INSERT OR UPDATE ON hubs FOR EACH ROW EXECUTE FUNCTION herald_hub_row()",
+            // The rows there are now, through the trigger.
+            "UPDATE hubs SET hub = hub",
+            "CREATE INDEX hubs_stale_from ON hubs (stale_from)",
+            "CREATE INDEX hubs_offline_from ON hubs (offline_from)",
+            "CREATE INDEX hubs_changed_at ON hubs (changed_at)",
+            // How many hubs in all ('') and in each group, kept as hubs are added, regrouped or
+            // deleted: the totals without counting rows. Counted at commit (deferred), after the
+            // transaction has taken every hub row it locks, and always the '' row first, then the
+            // groups in name order: two consoles' batches wait for each other, never deadlock.
+            "CREATE TABLE hub_counts (grp text PRIMARY KEY, hubs bigint NOT NULL)",
+            """
+            INSERT INTO hub_counts SELECT '', count(*) FROM hubs
+            UNION ALL SELECT g, count(DISTINCT hub) FROM hubs, unnest(groups) AS g GROUP BY g
+            """,
+            """
+            CREATE FUNCTION herald_hub_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                old_groups text[] := '{}';
+                new_groups text[] := '{}';
+                added bigint := 0;
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN old_groups := OLD.groups; END IF;
+                IF TG_OP IN ('UPDATE', 'INSERT') THEN new_groups := NEW.groups; END IF;
+                IF TG_OP = 'INSERT' THEN added := 1; ELSIF TG_OP = 'DELETE' THEN added := -1; END IF;
+                INSERT INTO hub_counts (grp, hubs)
+                SELECT grp, sum(k)::bigint FROM (
+                    SELECT '' AS grp, added AS k
+                    UNION ALL SELECT g, -1 FROM (SELECT DISTINCT unnest(old_groups) AS g) AS o
+                    UNION ALL SELECT g, 1 FROM (SELECT DISTINCT unnest(new_groups) AS g) AS n) AS c
+                GROUP BY grp HAVING grp = '' OR sum(k) <> 0 ORDER BY grp
+                ON CONFLICT (grp) DO UPDATE SET hubs = hub_counts.hubs + EXCLUDED.hubs;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER hubs_counted AFTER INSERT OR DELETE ON hubs DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION herald_hub_counts()
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER hubs_regrouped AFTER UPDATE OF groups ON hubs DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW WHEN (OLD.groups IS DISTINCT FROM NEW.groups) EXECUTE FUNCTION herald_hub_counts()
+            """,
+        ],
     ]
 }

@@ -3,34 +3,6 @@ import HeraldCore
 import PostgresNIO
 
 extension FleetStore {
-    /// Every hub (or a group's, or the one named), with its state at `now`, sorted by name.
-    func hubs(group: String? = nil, named hub: String? = nil, now: Date = Date()) async throws -> [HubRow] {
-        var openAlarms: [String: Int] = [:]
-        for try await (hub, count) in try await run("SELECT hub, count(*)::bigint FROM alarms WHERE state = 'open' GROUP BY hub").decode((String, Int64).self) {
-            openAlarms[hub] = Int(count)
-        }
-        let rows = try await run("""
-            SELECT hub, groups, version, status, status_at, health_at, interval_s, rooms_muted, rooms_absent, failed_24h, missed_24h, last_error
-            FROM hubs WHERE (\(group ?? "") = '' OR \(group ?? "") = ANY(groups)) AND (\(hub ?? "") = '' OR hub = \(hub ?? "")) ORDER BY hub
-            """)
-        var hubs: [HubRow] = []
-        for try await (hub, groups, version, status, statusAt, healthAt, interval, muted, absent, failed, missed, error)
-            in rows.decode((String, [String], String, String?, Date?, Date?, Int, [String], [String], Int, Int, String?).self) {
-            let presence = HubPresence(status: status, statusAt: statusAt, healthAt: healthAt, intervalSeconds: interval)
-            let (state, since) = presence.state(at: now)
-            hubs.append(HubRow(hub: hub, state: state, since: since, groups: groups, version: version, lastHeartbeat: healthAt,
-                               intervalSeconds: interval, roomsMuted: muted, roomsAbsent: absent, failed24h: failed,
-                               missed24h: missed, lastError: error, openAlarms: openAlarms[hub, default: 0], presence: presence))
-        }
-        return hubs
-    }
-
-    /// How many hubs are in each state at `now` (`/metrics`): the presence columns only, not
-    /// every hub's row.
-    func stateCounts(now: Date = Date()) async throws -> [HubState: Int] {
-        try await presences().reduce(into: [:]) { counts, hub in counts[hub.presence.state(at: now).state, default: 0] += 1 }
-    }
-
     /// Each hub's presence (what the alarm rules read beside its heartbeat).
     func presences() async throws -> [(hub: String, presence: HubPresence)] {
         var result: [(String, HubPresence)] = []
