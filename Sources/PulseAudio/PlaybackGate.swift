@@ -10,8 +10,9 @@ final class PlaybackGate: @unchecked Sendable {
     /// Members that have neither arrived nor left.
     private var outstanding: Int
     private var arrived: [PulsePlayback] = []
-    /// Once open, a member arriving late starts at once: a slow room never holds the others longer
-    /// than `PulseConnection.gateTimeout` after the first arrived.
+    /// Once open, a member arriving late starts at once: a room slow to connect never holds the
+    /// others longer than `PulseConnection.gateTimeout` after the first arrived (a room held back
+    /// for a slower speaker's latency waits that latency on top).
     private(set) var isOpen = false
     /// Called when the first member arrives (with the lock held): starts `timer`. Counted from
     /// then, not from the play call, so a sentence slow to its first chunk does not open the gate
@@ -51,4 +52,13 @@ final class PlaybackGate: @unchecked Sendable {
         let holds = LatencyAlignment.holds(starting.map { $0.latency ?? .zero })
         for (playback, hold) in zip(starting, holds) { playback.uncorkFromGate(after: hold) }
     }
+}
+
+/// How long each sink took from uncork to its first sample heard, as the last gated
+/// announcement there measured it (`PulsePlayback`'s onset): the next one's alignment starts from
+/// it rather than from the corked reading (`LatencyAlignment.startDelay`).
+///
+/// `@unchecked Sendable`: touched only with the connection's mainloop lock held.
+final class SinkStartDelays: @unchecked Sendable {
+    var delays: [String: Duration] = [:]
 }

@@ -47,7 +47,8 @@ extension PulseConnection {
     static let gateTimeout = Duration.milliseconds(500)
 
     /// Plays `audio` on every sink of `sinkNames` in step: with more than one, each stream connects
-    /// corked and all are uncorked together once each holds its first samples (`PlaybackGate`).
+    /// corked and, once each holds its first samples, each is uncorked so that all are heard at
+    /// once (`PlaybackGate`, `LatencyAlignment`).
     /// One result per sink, in order: a sink that fails costs the others nothing.
     /// Cancelling the calling task fades every stream out and stops it.
     /// `nearEnd` (see `SoundSystem`) is called `nearEndLead` before the last sink's last sound.
@@ -69,6 +70,7 @@ extension PulseConnection {
             let playback = PulsePlayback(lock: lock)
             playback.gate = gate
             playback.latencyOffset = latencyOffsets[sinkName] ?? .zero
+            playback.startDelays = startDelays
             playback.inputBytesPerSecond = Double(audio.format.sampleRate * audio.format.channelCount * MemoryLayout<Float>.size)
             return playback
         }

@@ -25,6 +25,8 @@ public final class PulseConnection: @unchecked Sendable {
     var subscribedToEvents = false
     /// The playback in progress, for pause and resume. Touched with the mainloop lock held.
     var activePlaybacks: [PulsePlayback] = []
+    /// Each sink's start delay as last measured, for rooms in step. Touched with the lock held.
+    let startDelays = SinkStartDelays()
     /// A corked stream kept for the next announcement (`keepWarm`). Touched with the lock held.
     var warmStream: WarmStream?
     /// This run of the server (`serverInstance()`), once known: a connection has one server run.

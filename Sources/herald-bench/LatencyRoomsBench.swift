@@ -84,7 +84,7 @@ struct LatencyRoomsBench {
     /// from the recording's start.
     static func firstSounds(_ arguments: [String], _ play: () async throws -> Void) async throws -> [Double?] {
         let path = NSTemporaryDirectory() + "herald-bench-ears-\(UUID().uuidString).raw"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
@@ -96,7 +96,8 @@ struct LatencyRoomsBench {
         }
         try await play()
         try await Task.sleep(for: .milliseconds(400))
-        process.terminate()
+        // SIGKILL: the bench may run with SIGTERM blocked (inherited), and parec writes straight to the file.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let samples = (FileManager.default.contents(atPath: path) ?? Data()).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         return (0..<4).map { channel in

@@ -11,6 +11,21 @@ public enum LatencyAlignment {
         return latencies.map { slowest - $0 }
     }
 
+    /// How long after it is uncorked a sink's first sample is heard, for the next announcement:
+    /// what the last one measured there (`learned`, from its onset), else what the sink reports
+    /// while the stream waits corked, at most `maximumReported`. The corked reading is only a
+    /// first guess: a sink that buffers far ahead (an idle card, up to 2 s) rewinds for a new
+    /// stream and is heard at once, while a tunnel or a Bluetooth sink cannot rewind.
+    public static func startDelay(learned: Duration?, reported: Duration) -> Duration {
+        learned ?? min(reported, maximumReported)
+    }
+
+    /// The most a corked reading counts for before a sink has been measured.
+    public static let maximumReported = Duration.milliseconds(500)
+    /// The most a measured start delay counts for: a sink slower than this is broken, and
+    /// holding every other room back that long would be worse than the echo.
+    public static let maximumStartDelay = Duration.seconds(1)
+
     /// When a stream's first sample reaches its listener, from one reading of its timing: at
     /// `readingAt`, the sink had read `readSinceStart` of the stream's audio, and what it reads is
     /// heard `sinkLatency` later, and `offset` later again where the room's speaker adds a delay

@@ -64,4 +64,13 @@ import Testing
         }
         #expect(onsets[0] == onsets[1] && onsets[0] == opened.advanced(by: .milliseconds(120)))
     }
+
+    @Test func aMeasuredStartDelayWinsOverTheCorkedReadingWhichIsCapped() {
+        // An idle card reports the 2 s it buffers ahead, but rewinds for a new stream: until
+        // measured it counts for at most half a second, and once measured for what was measured.
+        #expect(LatencyAlignment.startDelay(learned: nil, reported: .seconds(2)) == LatencyAlignment.maximumReported)
+        #expect(LatencyAlignment.startDelay(learned: nil, reported: .milliseconds(105)) == .milliseconds(105))
+        #expect(LatencyAlignment.startDelay(learned: .milliseconds(3), reported: .seconds(2)) == .milliseconds(3))
+        #expect(LatencyAlignment.startDelay(learned: .milliseconds(118), reported: .milliseconds(96)) == .milliseconds(118))
+    }
 }
