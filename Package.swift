@@ -192,7 +192,7 @@ let package = Package(
         .executableTarget(
             name: "herald-bench",
             dependencies: [
-                "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldFleet", "PulseAudio", "Speech", "SoundFile",
+                "CPulse", "HeraldApp", "HeraldConfig", "HeraldCore", "HeraldFleet", "HeraldTesting", "PulseAudio", "Speech", "SoundFile",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),

@@ -34,9 +34,11 @@ layers = [
     ["HeraldServer", "HeraldMQTT"],  # the two edges: neither imports the other
     ["HeraldFleet"],  # the fleet console: a broker client and an HTTP page of its own
     ["HeraldFront"],
-    ["herald", "herald-full", "herald-bench"],
+    ["herald", "herald-full"],
     ["HeraldTesting"],  # for tests only: above every production target, so none may depend on it
-    ["herald-soak"],  # a tool like the tests: it uses the seeded generator and free ports of HeraldTesting
+    # Tools like the tests: the soak uses the seeded generator and free ports of HeraldTesting, the
+    # bench the latency test bed the integration tests use.
+    ["herald-soak", "herald-bench"],
 ]
 
 # What a module may not reach at all, however the arrows point: the console runs on a server

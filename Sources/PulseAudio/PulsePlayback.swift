@@ -236,8 +236,11 @@ final class PulsePlayback: @unchecked Sendable {
         case .onset:
             guard let info, info.pointee.read_index_corrupt == 0, let sinkLatency, bytesPerSecond > 0, pausedAt == nil else { return }
             let read = info.pointee.read_index - firstByteIndex
-            // Read further than written: the reading is not of this playback's start.
-            guard read >= 0, read <= Int64(offset) else { return }
+            // Read further than written: the reading is not of this playback's start. Not
+            // playing (it ran dry: a short clip on a sink that renders far ahead read it whole at
+            // once): the sink's latency then counts silence rendered after it, and the onset
+            // would come out late by that much; the started notice stands in.
+            guard read >= 0, read <= Int64(offset), info.pointee.playing != 0 else { return }
             // The reading is as of the server's answer: a transport before this callback. (The
             // reply's own timestamp, aged, agreed less well with what the test bed's listener
             // heard: 7 ms at the median against 2.)

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import PulseAudio
 
 /// Rooms whose sinks' latencies differ for real (DESIGN.md "Rooms"): a local remap sink, a tunnel
@@ -15,25 +16,18 @@ struct LatencyRoomsBench {
 
     func run() async throws {
         let server = ProcessInfo.processInfo.environment["PULSE_SERVER"] ?? ""
-        let ears = "bench_ears_\(tag)", near = "bench_near_\(tag)", far = "bench_far_\(tag)", looped = "bench_looped_\(tag)"
+        let bed = LatencyTestBed(tag: "bench_\(tag)")
+        let (ears, near, far, looped) = (bed.ears, bed.near, bed.far, bed.looped)
         var modules: [String] = []
         defer { for module in modules.reversed() { _ = try? Bench.pactl(["unload-module", module]) } }
-        for module in [
-            ["module-null-sink", "sink_name=\(ears)", "rate=48000", "channels=4", "channel_map=front-left,front-right,rear-left,rear-right"],
-            ["module-remap-sink", "sink_name=\(near)", "master=\(ears)", "channels=1", "master_channel_map=front-left", "channel_map=mono", "remix=no"],
-            ["module-remap-sink", "sink_name=\(ears)_far", "master=\(ears)", "channels=1", "master_channel_map=front-right", "channel_map=mono", "remix=no"],
-            ["module-remap-sink", "sink_name=\(ears)_looped", "master=\(ears)", "channels=1", "master_channel_map=rear-left", "channel_map=mono", "remix=no"],
-            ["module-tunnel-sink", "server=\(server)", "sink=\(ears)_far", "sink_name=\(far)"],
-            ["module-null-sink", "sink_name=\(looped)", "rate=48000", "channels=1"],
-            ["module-loopback", "source=\(looped).monitor", "sink=\(ears)_looped", "latency_msec=150"],
-        ] {
+        for module in bed.modules(server: server) {
             modules.append(try Bench.pactl(["load-module"] + module).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         for _ in 0..<100 where !(try Bench.pactl(["list", "short", "sinks"])).contains(far) { try await Task.sleep(for: .milliseconds(100)) }
         for sink in [near, far, looped] { _ = try Bench.pactl(["set-sink-volume", sink, "80%"]) }
         let sinks = [near, far, looped], clip = RoomsBench.tone()
         let recordingArguments = ["-d", "\(ears).monitor", "--raw", "--format=float32le", "--rate=48000", "--channels=4",
-                                  "--channel-map=front-left,front-right,rear-left,rear-right", "--latency-msec=10"]
+                                  "--channel-map=\(LatencyTestBed.parecChannelMap)", "--latency-msec=10"]
         func aligned(_ offsets: [String: Duration]) async throws -> [Double?] {
             try await Self.firstSounds(recordingArguments) {
                 _ = await bench.connection.play(.clip(clip), onSinks: sinks, mediaRole: "event", latencyOffsets: offsets)

@@ -1,37 +1,24 @@
 import Foundation
+import HeraldTesting
 import Testing
 
-/// Rooms whose sinks' latencies differ for real, heard where the listener is, on one clock: one
-/// 4-channel null sink (`ears`) is every listener, each room reaching a channel of its own.
-/// - `near`: a remap sink onto ears' front-left: a local speaker.
-/// - `far`: a `module-tunnel-sink` to this same server's front-right remap: the network
-///   protocol and the far sink's buffer, whose latency PulseAudio reports (about 100 ms).
-/// - `looped`: a null sink whose monitor a `module-loopback` carries to ears' rear-left: a delay
-///   the sink does not report, given as the room's `latency_offset`.
+/// Rooms whose sinks' latencies differ for real (a local sink, a tunnel, a loopback:
+/// `LatencyTestBed`), heard where the listener is, on one clock.
 extension OnTheTestSink {
 @Suite final class LatencyAlignedRoomsTests {
     var modules: [String] = []
-    let tag = "\(getpid())"
-    var ears: String { "ears_\(tag)" }
+    let bed = LatencyTestBed(tag: "\(getpid())")
+    var ears: String { bed.ears }
 
     init() throws {
         try SoundServer.require()
-        let server = SoundServer.environment["PULSE_SERVER"] ?? ""
-        for module in [
-            ["module-null-sink", "sink_name=\(ears)", "rate=48000", "channels=4", "channel_map=front-left,front-right,rear-left,rear-right"],
-            ["module-remap-sink", "sink_name=near_\(tag)", "master=\(ears)", "channels=1", "master_channel_map=front-left", "channel_map=mono", "remix=no"],
-            ["module-remap-sink", "sink_name=ear_far_\(tag)", "master=\(ears)", "channels=1", "master_channel_map=front-right", "channel_map=mono", "remix=no"],
-            ["module-remap-sink", "sink_name=ear_looped_\(tag)", "master=\(ears)", "channels=1", "master_channel_map=rear-left", "channel_map=mono", "remix=no"],
-            ["module-tunnel-sink", "server=\(server)", "sink=ear_far_\(tag)", "sink_name=far_\(tag)"],
-            ["module-null-sink", "sink_name=looped_\(tag)", "rate=48000", "channels=1"],
-            ["module-loopback", "source=looped_\(tag).monitor", "sink=ear_looped_\(tag)", "latency_msec=150"],
-        ] {
+        for module in bed.modules(server: SoundServer.environment["PULSE_SERVER"] ?? "") {
             modules.append(try SoundServer.run("/usr/bin/pactl", ["load-module"] + module).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        for sink in ["near", "far", "looped"] { _ = try SoundServer.run("/usr/bin/pactl", ["set-sink-volume", "\(sink)_\(tag)", "80%"]) }
+        for sink in [bed.near, bed.far, bed.looped] { _ = try SoundServer.run("/usr/bin/pactl", ["set-sink-volume", sink, "80%"]) }
         // The tunnel connects in the background: its sink is there once it has.
         try SoundServer.waitFor("the tunnel sink", timeout: 10) {
-            (try SoundServer.run("/usr/bin/pactl", ["list", "short", "sinks"]).stdout).contains("far_\(tag)")
+            (try SoundServer.run("/usr/bin/pactl", ["list", "short", "sinks"]).stdout).contains(bed.far)
         }
     }
 
@@ -52,7 +39,7 @@ extension OnTheTestSink {
             #expect(status == 200 && row["outcome"] as? String == "played", "\(row)")
             let sounds = recording.firstSounds()
             var heard: [String: Double] = [:]
-            for (room, channel) in [("near", 0), ("far", 1), ("looped", 2)] { heard[room] = sounds[channel].map { $0 * 1000 } }
+            for (room, channel) in LatencyTestBed.channels { heard[room] = sounds[channel].map { $0 * 1000 } }
             var logged: [String: Int] = [:]
             for room in row["rooms"] as? [[String: Any]] ?? [] {
                 if let name = room["room"] as? String, let onset = room["onset_latency_ms"] as? Int { logged[name] = onset }
@@ -67,9 +54,9 @@ extension OnTheTestSink {
     @Test func roomsOnATunnelAndALoopbackAreHeardInStepWithALocalOneAndTheLogSaysWhen() throws {
         let (harness, port) = try HeraldHarness.listening("""
             rooms:
-              near: {sink: near_\(tag)}
-              far: {sink: far_\(tag)}
-              looped: {sink: looped_\(tag), latency_offset: 120ms}
+              near: {sink: \(bed.near)}
+              far: {sink: \(bed.far)}
+              looped: {sink: \(bed.looped), latency_offset: 120ms}
             """)
         // Without alignment (two plays started together, as a script would) the tunnel is heard
         // its latency later than the local room.
@@ -77,7 +64,7 @@ extension OnTheTestSink {
         var unaligned: [Double] = []
         for _ in 0..<3 {
             let recording = try MonitorRecording(sink: ears, channels: 4)
-            let plays = try ["near", "far"].map { try SoundServer.start("/usr/bin/paplay", ["-d", "\($0)_\(tag)", tone]) }
+            let plays = try [bed.near, bed.far].map { try SoundServer.start("/usr/bin/paplay", ["-d", $0, tone]) }
             for play in plays { play.waitUntilExit() }
             usleep(300_000)
             recording.stop()
