@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 
 /// What the test sink's `.monitor` source carried: the truth about what was heard.
 ///
@@ -24,7 +25,7 @@ final class MonitorRecording {
         process = try SoundServer.start("parec", [
             "-d", "\(sink).monitor", "--raw", "--format=float32le", "--rate=\(Self.rate)",
             "--channels=\(channels)", "--latency-msec=10",
-        ] + (channels == 4 ? ["--channel-map=front-left,front-right,rear-left,rear-right"] : []), environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
+        ] + (channels == 4 ? ["--channel-map=\(LatencyTestBed.parecChannelMap)"] : []), environment: pulse.map { ["PULSE_SERVER": $0] } ?? [:], output: output)
         // parec needs a moment to connect; the tests wait for its first bytes. A readiness wait,
         // not a timing check: at the start of a run, with every unit suite starting beside the
         // first integration test on 2 cores, parec once took more than 5 s (AdminPageTests, CI).
